@@ -1,0 +1,49 @@
+package io.github.timingwheel.core;
+
+/**
+ * An entry of a {@link TimingWheel}: the task itself carries its links, so a pending task costs
+ * no node besides the object the caller already has. Subclass it to add the payload.
+ *
+ * <p>A node is in at most one place at a time: a bucket list of the wheel ({@code next != null}),
+ * the due heap ({@code heapIndex >= 0}), or nowhere (not scheduled). Its fields belong to the
+ * wheel it is scheduled in and follow that wheel's threading rule: one thread at a time.
+ *
+ * <p>Layout on a 64-bit JVM with compressed references: a 12-byte header, two {@code long}s,
+ * two references and an {@code int}, 40 bytes in all before a subclass adds fields.
+ */
+public class TimerNode {
+
+    /** Bucket neighbours; both null when the node is not in a bucket. */
+    TimerNode prev;
+    TimerNode next;
+    /** The node's slot in the due heap, or {@link #NOT_IN_HEAP}. */
+    int heapIndex = NOT_IN_HEAP;
+    /** Wheel time (nanoseconds since the wheel's origin) at which the node is due. */
+    long deadline;
+    /** Order of scheduling within the wheel: the tie-break among equal deadlines. */
+    long sequence;
+
+    static final int NOT_IN_HEAP = -1;
+
+    /** Creates a node that is not scheduled. */
+    public TimerNode() {
+    }
+
+    /**
+     * The deadline the node was last scheduled with, in wheel time (see {@link TimingWheel});
+     * meaningful once the node has been scheduled.
+     */
+    public final long deadline() {
+        return deadline;
+    }
+
+    /** Whether the node is pending in a wheel: scheduled, and neither polled nor cancelled. */
+    public final boolean isScheduled() {
+        return next != null || heapIndex != NOT_IN_HEAP;
+    }
+
+    /** Whether the node is in a bucket list (as opposed to the due heap or nowhere). */
+    final boolean isLinked() {
+        return next != null;
+    }
+}
