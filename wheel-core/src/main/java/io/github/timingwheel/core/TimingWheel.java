@@ -368,12 +368,13 @@ public final class TimingWheel<T extends TimerNode> {
                 currentTick = targetTick;
                 return;
             }
-            currentTick = eventTick;
             if (level == Bucket.OVERFLOW) {
+                currentTick = eventTick;
                 overflowMinTick = Long.MAX_VALUE;
                 replaceAll(overflow);
             } else {
-                int slot = nextSlot(level);
+                int slot = nextSlot(level); // relative to the old currentTick's digit
+                currentTick = eventTick;
                 occupied[level].clear(slot);
                 replaceAll(buckets[level][slot]);
             }
