@@ -1,0 +1,402 @@
+package io.github.timingwheel.executor;
+
+import io.github.timingwheel.core.TimerNode;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A one-shot task of a {@link WheelScheduledExecutor}: the wheel node, the future and the task
+ * body in one object, with no {@code FutureTask} or adapter behind it.
+ *
+ * <p>Its future behaves as {@link java.util.concurrent.FutureTask}'s does: {@code cancel}
+ * succeeds only while the task is {@code NEW} (which includes while it runs), {@code isDone}
+ * is true once it has completed in any way, and {@code get} reports the outcome.
+ *
+ * @param <V> the result type
+ */
+class ScheduledTask<V> extends TimerNode implements RunnableScheduledFuture<V> {
+
+    /*
+     * Implementation notes
+     *
+     * [1] The state machine is FutureTask's (JDK 8+): NEW -> COMPLETING -> NORMAL | EXCEPTIONAL,
+     *     NEW -> CANCELLED, NEW -> INTERRUPTING -> INTERRUPTED. Only a CAS from NEW leaves NEW,
+     *     so exactly one of "completed" and "cancelled" wins.
+     * [2] 'payload' holds the body (Runnable or Callable) while NEW and the outcome once
+     *     NORMAL or EXCEPTIONAL: one field instead of two keeps a task at 64 bytes. The write of
+     *     the outcome happens before the release store of the final state; readers read the
+     *     state first (volatile), then the payload.
+     * [3] Wheel fields (TimerNode) are touched only by the holder of the queue's lock, or by
+     *     the producer before the task is published through the queue's inbox (the inbox's
+     *     release/acquire orders those writes). 'deadline' is also read racily by getDelay and
+     *     compareTo, as ScheduledThreadPoolExecutor reads its 'time' field: a stale read gives
+     *     the previous period's deadline, never a torn value on a 64-bit JVM.
+     */
+
+    private static final int NEW = 0;
+    private static final int COMPLETING = 1;
+    private static final int NORMAL = 2;
+    private static final int EXCEPTIONAL = 3;
+    private static final int CANCELLED = 4;
+    private static final int INTERRUPTING = 5;
+    private static final int INTERRUPTED = 6;
+
+    /** See [1]; written by CAS (run, cancel), read by anyone. */
+    private volatile int state;
+    /** See [2]. */
+    private Object payload;
+    /** The thread running the body; CAS from null claims the run, so a task never runs twice at once. */
+    private volatile Thread runner;
+    /** Threads blocked in get(), a Treiber stack; swapped to null and released on completion. */
+    private volatile Waiter waiters;
+
+    final WheelScheduledExecutor owner;
+    /** What the queue hands to workers and what views show: a decorated task, or null for this. */
+    RunnableScheduledFuture<V> decorated;
+
+    ScheduledTask(WheelScheduledExecutor owner, Object body, long deadline) {
+        this.owner = owner;
+        this.payload = body;
+        setDeadline(deadline);
+    }
+
+    /** The runnable a worker runs and that the queue shows: the decorated task if any. */
+    final RunnableScheduledFuture<?> outer() {
+        RunnableScheduledFuture<V> d = decorated;
+        return d != null ? d : this;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // RunnableScheduledFuture
+
+    @Override
+    public boolean isPeriodic() {
+        return false;
+    }
+
+    @Override
+    public long getDelay(TimeUnit unit) {
+        return unit.convert(deadline() - owner.wheelNow(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public int compareTo(Delayed other) {
+        if (other == this) {
+            return 0;
+        }
+        if (other instanceof ScheduledTask<?> that) {
+            long diff = deadline() - that.deadline(); // wheel times are never negative: no overflow
+            if (diff != 0) {
+                return diff < 0 ? -1 : 1;
+            }
+            return sequence() < that.sequence() ? -1 : 1; // FIFO among equal deadlines
+        }
+        long diff = getDelay(TimeUnit.NANOSECONDS) - other.getDelay(TimeUnit.NANOSECONDS);
+        return diff < 0 ? -1 : diff > 0 ? 1 : 0;
+    }
+
+    /** Runs the task unless the executor's state forbids it (then it is cancelled). */
+    @Override
+    public void run() {
+        if (!owner.canRunInCurrentRunState(this)) {
+            cancel(false);
+        } else {
+            owner.runBody(this);
+        }
+    }
+
+    /** Runs the body once on the calling thread and records the outcome. */
+    void runBody() {
+        if (state != NEW || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
+            return;
+        }
+        try {
+            Object body = payload;
+            if (body != null && state == NEW) {
+                V result;
+                try {
+                    result = call(body);
+                } catch (Throwable failure) {
+                    setException(failure);
+                    return;
+                }
+                set(result);
+            }
+        } finally {
+            finishRun();
+        }
+    }
+
+    /**
+     * Runs the body without recording a result, for periodic tasks.
+     *
+     * @return true if the body completed normally and the task is still NEW (not cancelled)
+     */
+    final boolean runAndReset() {
+        if (state != NEW || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
+            return false;
+        }
+        boolean ran = false;
+        try {
+            Object body = payload;
+            if (body != null && state == NEW) {
+                try {
+                    call(body);
+                    ran = true;
+                } catch (Throwable failure) {
+                    setException(failure);
+                }
+            }
+        } finally {
+            finishRun();
+        }
+        return ran && state == NEW;
+    }
+
+    @SuppressWarnings("unchecked")
+    private V call(Object body) throws Exception {
+        if (body instanceof Runnable runnable) {
+            runnable.run();
+            return null;
+        }
+        return ((Callable<V>) body).call();
+    }
+
+    private void finishRun() {
+        // runner must stay non-null until the state is settled, so that no second run starts.
+        runner = null;
+        int s = state;
+        if (s >= INTERRUPTING) {
+            awaitCancelInterrupt(s);
+        }
+    }
+
+    /** Waits out a cancel(true) in progress, so that its interrupt hits this run, not the next task. */
+    private void awaitCancelInterrupt(int s) {
+        if (s == INTERRUPTING) {
+            while (state == INTERRUPTING) {
+                Thread.yield();
+            }
+        }
+    }
+
+    private void set(V result) {
+        if (STATE.compareAndSet(this, NEW, COMPLETING)) {
+            payload = result;
+            STATE.setRelease(this, NORMAL);
+            finishCompletion();
+        }
+    }
+
+    /** Completes the task with {@code failure} unless it has completed already. */
+    final void fail(Throwable failure) {
+        setException(failure);
+    }
+
+    private void setException(Throwable failure) {
+        if (STATE.compareAndSet(this, NEW, COMPLETING)) {
+            payload = failure;
+            STATE.setRelease(this, EXCEPTIONAL);
+            finishCompletion();
+        }
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        if (!(state == NEW
+                && STATE.compareAndSet(this, NEW, mayInterruptIfRunning ? INTERRUPTING : CANCELLED))) {
+            return false;
+        }
+        payload = null; // release the body at once; a run that reads null afterwards does nothing
+        if (mayInterruptIfRunning) {
+            try {
+                Thread t = runner;
+                if (t != null) {
+                    t.interrupt();
+                }
+            } finally {
+                STATE.setRelease(this, INTERRUPTED);
+            }
+        }
+        finishCompletion();
+        owner.onCancelled(this);
+        return true;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return state >= CANCELLED;
+    }
+
+    @Override
+    public boolean isDone() {
+        return state != NEW;
+    }
+
+    @Override
+    public V get() throws InterruptedException, ExecutionException {
+        int s = state;
+        if (s <= COMPLETING) {
+            s = awaitDone(false, 0L);
+        }
+        return report(s);
+    }
+
+    @Override
+    public V get(long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (unit == null) {
+            throw new NullPointerException("unit");
+        }
+        int s = state;
+        if (s <= COMPLETING && (s = awaitDone(true, unit.toNanos(timeout))) <= COMPLETING) {
+            throw new TimeoutException();
+        }
+        return report(s);
+    }
+
+    @SuppressWarnings("unchecked")
+    private V report(int s) throws ExecutionException {
+        Object outcome = payload;
+        if (s == NORMAL) {
+            return (V) outcome;
+        }
+        if (s >= CANCELLED) {
+            throw new CancellationException();
+        }
+        throw new ExecutionException((Throwable) outcome);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Waiting: a Treiber stack of parked threads, released once on completion.
+
+    private static final class Waiter {
+        volatile Thread thread = Thread.currentThread();
+        volatile Waiter next;
+    }
+
+    private void finishCompletion() {
+        for (Waiter q; (q = waiters) != null; ) {
+            if (WAITERS.weakCompareAndSet(this, q, null)) {
+                for (; q != null; q = q.next) {
+                    Thread t = q.thread;
+                    if (t != null) {
+                        q.thread = null;
+                        LockSupport.unpark(t);
+                    }
+                }
+                break;
+            }
+        }
+    }
+
+    private int awaitDone(boolean timed, long nanos) throws InterruptedException {
+        long startTime = 0L;
+        Waiter q = null;
+        boolean queued = false;
+        for (;;) {
+            int s = state;
+            if (s > COMPLETING) {
+                if (q != null) {
+                    q.thread = null;
+                }
+                return s;
+            } else if (s == COMPLETING) {
+                Thread.yield(); // the outcome is a few instructions away
+            } else if (Thread.interrupted()) {
+                removeWaiter(q);
+                throw new InterruptedException();
+            } else if (q == null) {
+                if (timed && nanos <= 0L) {
+                    return s;
+                }
+                q = new Waiter();
+            } else if (!queued) {
+                Waiter head = waiters;
+                q.next = head;
+                queued = WAITERS.weakCompareAndSet(this, head, q);
+            } else if (timed) {
+                long parkNanos;
+                if (startTime == 0L) {
+                    startTime = System.nanoTime();
+                    if (startTime == 0L) {
+                        startTime = 1L;
+                    }
+                    parkNanos = nanos;
+                } else {
+                    long elapsed = System.nanoTime() - startTime;
+                    if (elapsed >= nanos) {
+                        removeWaiter(q);
+                        return state;
+                    }
+                    parkNanos = nanos - elapsed;
+                }
+                if (state < COMPLETING) {
+                    LockSupport.parkNanos(this, parkNanos);
+                }
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /** Unlinks waiters whose thread has left (timed out or interrupted), so none accumulate. */
+    private void removeWaiter(Waiter node) {
+        if (node == null) {
+            return;
+        }
+        node.thread = null;
+        retry:
+        for (;;) {
+            for (Waiter pred = null, q = waiters, next; q != null; q = next) {
+                next = q.next;
+                if (q.thread != null) {
+                    pred = q;
+                } else if (pred != null) {
+                    pred.next = next;
+                    if (pred.thread == null) {
+                        continue retry; // pred left too: start over
+                    }
+                } else if (!WAITERS.compareAndSet(this, q, next)) {
+                    continue retry;
+                }
+            }
+            break;
+        }
+    }
+
+    @Override
+    public String toString() {
+        String status;
+        switch (state) {
+            case NORMAL -> status = "[Completed normally]";
+            case EXCEPTIONAL -> status = "[Completed exceptionally: " + payload + "]";
+            case CANCELLED, INTERRUPTING, INTERRUPTED -> status = "[Cancelled]";
+            default -> status = "[Not completed, delay " + getDelay(TimeUnit.NANOSECONDS) + " ns]";
+        }
+        return getClass().getSimpleName() + "@" + Integer.toHexString(hashCode()) + status;
+    }
+
+    private static final VarHandle STATE;
+    private static final VarHandle RUNNER;
+    private static final VarHandle WAITERS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(ScheduledTask.class, "state", int.class);
+            RUNNER = lookup.findVarHandle(ScheduledTask.class, "runner", Thread.class);
+            WAITERS = lookup.findVarHandle(ScheduledTask.class, "waiters", Waiter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

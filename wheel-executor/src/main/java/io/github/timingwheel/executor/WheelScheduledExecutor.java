@@ -1,0 +1,579 @@
+package io.github.timingwheel.executor;
+
+import io.github.timingwheel.core.TimeSource;
+import io.github.timingwheel.core.WheelShape;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link ScheduledExecutorService} on a hierarchical timing wheel, built as the JDK builds
+ * {@link ScheduledThreadPoolExecutor}: a {@link ThreadPoolExecutor} whose work queue is the
+ * wheel. It is a drop-in replacement: the constructors, the contract of every method, the
+ * shutdown policies, the {@link RejectedExecutionHandler}s, the hooks and the statistics are
+ * those of {@code ScheduledThreadPoolExecutor}. What differs is the cost:
+ *
+ * <ul>
+ *   <li>schedule and cancel are O(1) whatever the number pending, and producers do not take a
+ *       lock to do either (the JDK's queue is a heap under one lock: O(log n));
+ *   <li>a cancelled task is unlinked at once (within a small batch), by default: the
+ *       {@linkplain #setRemoveOnCancelPolicy remove-on-cancel policy} is {@code true} here,
+ *       {@code false} in the JDK;
+ *   <li>a one-shot task is one 64-byte object: no {@code FutureTask} or adapter behind it.
+ * </ul>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>Never early: a task does not start before its delay has elapsed, as measured by the
+ *       {@linkplain Builder#timeSource time source} ({@link System#nanoTime()} by default).
+ *   <li>Order: among tasks that are due, the earlier deadline starts first, and tasks with the
+ *       same deadline start in submission order (for submissions from one thread, or ordered by
+ *       happens-before). With several workers, "start" means "is taken by a worker".
+ *   <li>Fixed-rate runs are due at {@code initialDelay + n * period}; fixed-delay runs
+ *       {@code delay} after the previous run ended. Runs of one task never overlap and each
+ *       happens-before the next. An exception ends a periodic task: its future completes with it.
+ *   <li>Any delay from {@link Long#MIN_VALUE} (now) to {@link Long#MAX_VALUE} in any unit,
+ *       without overflow.
+ * </ul>
+ *
+ * <h2>Caveats</h2>
+ * <ul>
+ *   <li>Like the JDK's, the pool has exactly {@code corePoolSize} threads; the maximum pool
+ *       size has no effect.
+ *   <li>{@link #getQueue()} views are snapshots in no particular order, and
+ *       {@code getQueue().drainTo} moves only tasks that are due (as the JDK's does).
+ *   <li>With a {@linkplain Builder#taskExecutor task executor}, bodies run there: the
+ *       {@code beforeExecute}/{@code afterExecute} hooks then bracket the hand-over, not the body.
+ * </ul>
+ */
+public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
+
+    /** Keep-alive of threads above the core size, as in ScheduledThreadPoolExecutor. */
+    private static final long DEFAULT_KEEPALIVE_MILLIS = 10L;
+
+    /**
+     * Passed to {@link ThreadPoolExecutor#execute} only to make it start a worker when the core
+     * size is 0 (it is the public path to the JDK's package-private {@code ensurePrestart});
+     * the queue accepts and drops it.
+     */
+    static final Runnable WORKER_START = () -> { };
+
+    /** Probes a removal so that {@link ThreadPoolExecutor#remove} checks for termination. */
+    private static final Runnable TERMINATION_PROBE = () -> { };
+
+    private final WheelWorkQueue queue;
+    /** Where task bodies run; null for the worker thread itself. */
+    private final Executor taskExecutor;
+
+    private volatile boolean continueExistingPeriodicTasksAfterShutdown;
+    private volatile boolean executeExistingDelayedTasksAfterShutdown = true;
+    private volatile boolean removeOnCancel = true;
+    /** Set by shutdownNow before the pool reaches STOP; the JDK's isStopped is not public. */
+    private volatile boolean stopped;
+
+    /**
+     * Creates an executor with {@code corePoolSize} workers, the default thread factory and the
+     * abort policy, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
+     *
+     * @throws IllegalArgumentException if {@code corePoolSize < 0}
+     */
+    public WheelScheduledExecutor(int corePoolSize) {
+        this(builder().workers(corePoolSize));
+    }
+
+    /**
+     * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, ThreadFactory)}.
+     *
+     * @throws IllegalArgumentException if {@code corePoolSize < 0}
+     * @throws NullPointerException if {@code threadFactory} is null
+     */
+    public WheelScheduledExecutor(int corePoolSize, ThreadFactory threadFactory) {
+        this(builder().workers(corePoolSize).threadFactory(threadFactory));
+    }
+
+    /**
+     * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, RejectedExecutionHandler)}.
+     *
+     * @throws IllegalArgumentException if {@code corePoolSize < 0}
+     * @throws NullPointerException if {@code handler} is null
+     */
+    public WheelScheduledExecutor(int corePoolSize, RejectedExecutionHandler handler) {
+        this(builder().workers(corePoolSize).rejectedExecutionHandler(handler));
+    }
+
+    /**
+     * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, ThreadFactory,
+     * RejectedExecutionHandler)}.
+     *
+     * @throws IllegalArgumentException if {@code corePoolSize < 0}
+     * @throws NullPointerException if {@code threadFactory} or {@code handler} is null
+     */
+    public WheelScheduledExecutor(int corePoolSize, ThreadFactory threadFactory,
+            RejectedExecutionHandler handler) {
+        this(builder().workers(corePoolSize).threadFactory(threadFactory)
+                .rejectedExecutionHandler(handler));
+    }
+
+    /** Creates an executor from a builder; subclasses may use it too. */
+    protected WheelScheduledExecutor(Builder builder) {
+        super(builder.workers, Integer.MAX_VALUE, DEFAULT_KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS,
+                new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission),
+                builder.threadFactory(), builder.handler);
+        this.queue = (WheelWorkQueue) super.getQueue();
+        this.taskExecutor = builder.taskExecutor;
+        this.removeOnCancel = builder.removeOnCancel;
+    }
+
+    /**
+     * The shortest way to one: {@code corePoolSize} workers and every other setting at its
+     * default, as {@link Executors#newScheduledThreadPool(int)}.
+     */
+    public static WheelScheduledExecutor newScheduledThreadPool(int corePoolSize) {
+        return new WheelScheduledExecutor(corePoolSize);
+    }
+
+    /** Starts a builder for the settings beyond the constructors'. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Scheduling.
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        ScheduledTask<Void> task = new ScheduledTask<>(this, command, deadlineAfter(unit.toNanos(delay)));
+        return delayedExecute(task, decorateTask(command, task));
+    }
+
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(unit, "unit");
+        ScheduledTask<V> task = new ScheduledTask<>(this, callable, deadlineAfter(unit.toNanos(delay)));
+        return delayedExecute(task, decorateTask(callable, task));
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code period <= 0}
+     */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
+            TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        if (period <= 0L) {
+            throw new IllegalArgumentException("period must be positive: " + period);
+        }
+        return schedulePeriodic(command, unit.toNanos(initialDelay), unit.toNanos(period));
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code delay <= 0}
+     */
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
+            TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        if (delay <= 0L) {
+            throw new IllegalArgumentException("delay must be positive: " + delay);
+        }
+        return schedulePeriodic(command, unit.toNanos(initialDelay), -unit.toNanos(delay));
+    }
+
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelayNanos,
+            long signedPeriodNanos) {
+        PeriodicTask task = new PeriodicTask(this, command, deadlineAfter(initialDelayNanos),
+                signedPeriodNanos);
+        return delayedExecute(task, decorateTask(command, task));
+    }
+
+    /** Runs {@code command} now: a schedule with zero delay, as in the JDK. */
+    @Override
+    public void execute(Runnable command) {
+        schedule(command, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        return schedule(task, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        Objects.requireNonNull(task, "task");
+        return schedule(Executors.callable(task, result), 0L, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        return schedule(task, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Lets a subclass replace or wrap the task that is queued and returned, as
+     * {@link ScheduledThreadPoolExecutor#decorateTask(Runnable, RunnableScheduledFuture)}. The
+     * default returns {@code task}. A replacement's {@code run} and {@code cancel} should
+     * delegate to {@code task}'s.
+     */
+    protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable,
+            RunnableScheduledFuture<V> task) {
+        return task;
+    }
+
+    /** As {@link #decorateTask(Runnable, RunnableScheduledFuture)}, for callables. */
+    protected <V> RunnableScheduledFuture<V> decorateTask(Callable<V> callable,
+            RunnableScheduledFuture<V> task) {
+        return task;
+    }
+
+    private <V> RunnableScheduledFuture<V> delayedExecute(ScheduledTask<V> task,
+            RunnableScheduledFuture<V> decorated) {
+        Objects.requireNonNull(decorated, "decorateTask returned null");
+        if (decorated != task) {
+            task.decorated = decorated;
+        }
+        if (isShutdown()) {
+            getRejectedExecutionHandler().rejectedExecution(decorated, this);
+            return decorated;
+        }
+        queue.enqueue(task);
+        // Re-check: a shutdown may have come between the check above and the enqueue.
+        if (!canRunInCurrentRunState(task) && remove(task)) {
+            task.cancel(false);
+        } else {
+            ensureWorker();
+        }
+        return decorated;
+    }
+
+    /** Puts a periodic task back after a run, unless the executor's state forbids it. */
+    void reExecutePeriodic(ScheduledTask<?> task) {
+        if (canRunInCurrentRunState(task)) {
+            queue.enqueue(task);
+            if (canRunInCurrentRunState(task) || !remove(task)) {
+                ensureWorker();
+                return;
+            }
+        }
+        task.cancel(false);
+    }
+
+    private void ensureWorker() {
+        if (!prestartCoreThread() && getCorePoolSize() == 0 && getPoolSize() == 0 && !isShutdown()) {
+            super.execute(WORKER_START);
+        }
+    }
+
+    /** Runs a task's body here, or on the task executor if one was configured. */
+    void runBody(ScheduledTask<?> task) {
+        Executor executor = taskExecutor;
+        if (executor == null) {
+            task.runBody();
+            return;
+        }
+        try {
+            executor.execute(task::runBody);
+        } catch (RejectedExecutionException rejected) {
+            task.fail(rejected); // the task's future says why; the worker lives on
+        }
+    }
+
+    boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
+        if (!isShutdown()) {
+            return true;
+        }
+        if (stopped || isTerminated()) {
+            return false;
+        }
+        return task.isPeriodic()
+                ? continueExistingPeriodicTasksAfterShutdown
+                : (executeExistingDelayedTasksAfterShutdown || task.getDelay(TimeUnit.NANOSECONDS) <= 0);
+    }
+
+    /** Called by a task whose cancel succeeded. */
+    void onCancelled(ScheduledTask<?> task) {
+        if (!removeOnCancel) {
+            return;
+        }
+        if (isShutdown()) {
+            remove(task); // through ThreadPoolExecutor.remove, which then checks for termination
+        } else {
+            queue.cancelled(task);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Time.
+
+    long wheelNow() {
+        return queue.wheelNow();
+    }
+
+    long deadlineAfter(long delayNanos) {
+        return queue.deadlineAfter(delayNanos);
+    }
+
+    WheelWorkQueue queue() {
+        return queue;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Lifecycle and policies.
+
+    /**
+     * Starts an orderly shutdown, as {@link ScheduledThreadPoolExecutor#shutdown()}: new tasks
+     * are rejected; delayed tasks still run unless
+     * {@link #setExecuteExistingDelayedTasksAfterShutdownPolicy} was set to false; periodic
+     * tasks stop unless {@link #setContinueExistingPeriodicTasksAfterShutdownPolicy} was set to
+     * true.
+     */
+    @Override
+    public void shutdown() {
+        super.shutdown();
+        cancelTasksNotAllowedAfterShutdown();
+    }
+
+    /**
+     * Stops at once, as {@link ScheduledThreadPoolExecutor#shutdownNow()}: running tasks are
+     * interrupted, and every task that never started is returned (the futures returned by
+     * {@code schedule}, or zero-delay futures for tasks given to {@code execute}).
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        stopped = true;
+        return super.shutdownNow();
+    }
+
+    /** What ScheduledThreadPoolExecutor does in its (package-private) onShutdown hook. */
+    private void cancelTasksNotAllowedAfterShutdown() {
+        boolean keepDelayed = executeExistingDelayedTasksAfterShutdown;
+        boolean keepPeriodic = continueExistingPeriodicTasksAfterShutdown;
+        for (Object element : queue.toArray()) {
+            if (element instanceof RunnableScheduledFuture<?> task) {
+                boolean drop = task.isPeriodic()
+                        ? !keepPeriodic
+                        : !keepDelayed && task.getDelay(TimeUnit.NANOSECONDS) > 0;
+                if ((drop || task.isCancelled()) && queue.remove(task)) {
+                    task.cancel(false);
+                }
+            }
+        }
+        remove(TERMINATION_PROBE);
+    }
+
+    /**
+     * Shuts down and waits for termination, as Java 19's {@code ExecutorService.close()}: if
+     * interrupted while waiting, it calls {@link #shutdownNow()} and keeps waiting, then
+     * restores the interrupt.
+     */
+    public void close() {
+        boolean terminated = isTerminated();
+        if (terminated) {
+            return;
+        }
+        shutdown();
+        boolean interrupted = false;
+        while (!terminated) {
+            try {
+                terminated = awaitTermination(1L, TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The queue of pending tasks: a snapshot view of the wheel; see the class caveats. */
+    @Override
+    public BlockingQueue<Runnable> getQueue() {
+        return super.getQueue();
+    }
+
+    public void setContinueExistingPeriodicTasksAfterShutdownPolicy(boolean value) {
+        continueExistingPeriodicTasksAfterShutdown = value;
+        if (!value && isShutdown()) {
+            cancelTasksNotAllowedAfterShutdown();
+        }
+    }
+
+    public boolean getContinueExistingPeriodicTasksAfterShutdownPolicy() {
+        return continueExistingPeriodicTasksAfterShutdown;
+    }
+
+    public void setExecuteExistingDelayedTasksAfterShutdownPolicy(boolean value) {
+        executeExistingDelayedTasksAfterShutdown = value;
+        if (!value && isShutdown()) {
+            cancelTasksNotAllowedAfterShutdown();
+        }
+    }
+
+    public boolean getExecuteExistingDelayedTasksAfterShutdownPolicy() {
+        return executeExistingDelayedTasksAfterShutdown;
+    }
+
+    /**
+     * Whether a cancelled task is unlinked from the wheel at once (true, the default here) or
+     * stays until its deadline and is then discarded (false, the JDK's default).
+     */
+    public void setRemoveOnCancelPolicy(boolean value) {
+        removeOnCancel = value;
+    }
+
+    public boolean getRemoveOnCancelPolicy() {
+        return removeOnCancel;
+    }
+
+    /**
+     * Settings beyond the constructors'. Every setter checks its argument at once; everything
+     * has a default: one worker per available processor, the default {@link WheelShape}
+     * (1 ms tick), {@link System#nanoTime()}, non-daemon threads named
+     * {@code timingwheel-N-worker-M}, the abort policy, bodies run on the workers.
+     */
+    public static final class Builder {
+        private static final AtomicInteger POOLS =
+                new AtomicInteger();
+
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private WheelShape shape = WheelShape.defaults();
+        private TimeSource timeSource = TimeSource.system();
+        private ThreadFactory threadFactory;
+        private boolean daemon;
+        private String threadNamePrefix;
+        private RejectedExecutionHandler handler = new AbortPolicy();
+        private Executor taskExecutor;
+        private boolean removeOnCancel = true;
+        private boolean lockedSubmission;
+
+        private Builder() {
+        }
+
+        /**
+         * The number of worker threads, the core pool size (default: available processors).
+         *
+         * @throws IllegalArgumentException if {@code workers < 0}
+         */
+        public Builder workers(int workers) {
+            if (workers < 0) {
+                throw new IllegalArgumentException("workers must not be negative: " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /** The geometry of the wheel, including its tick (default {@link WheelShape#defaults()}). */
+        public Builder shape(WheelShape shape) {
+            this.shape = Objects.requireNonNull(shape, "shape");
+            return this;
+        }
+
+        /**
+         * The tick of a wheel of the default geometry otherwise: a bucketing unit, not a sleep
+         * unit, since tasks start at their exact deadline.
+         *
+         * @throws IllegalArgumentException if {@code tick} is not positive
+         */
+        public Builder tick(long tick, TimeUnit unit) {
+            this.shape = WheelShape.builder().tick(tick, unit).build();
+            return this;
+        }
+
+        /** Where time comes from (default {@link TimeSource#system()}). */
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+            return this;
+        }
+
+        /** Makes the workers; replaces the name and daemon settings. */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            return this;
+        }
+
+        /** Whether the default thread factory makes daemon threads (default false). */
+        public Builder daemon(boolean daemon) {
+            this.daemon = daemon;
+            return this;
+        }
+
+        /** The prefix of worker names from the default thread factory; a number follows it. */
+        public Builder threadNamePrefix(String threadNamePrefix) {
+            this.threadNamePrefix = Objects.requireNonNull(threadNamePrefix, "threadNamePrefix");
+            return this;
+        }
+
+        /** What to do with tasks submitted after shutdown (default: throw, the abort policy). */
+        public Builder rejectedExecutionHandler(RejectedExecutionHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Runs task bodies on {@code taskExecutor} instead of the worker (for example a
+         * virtual-thread executor), so that a blocking task does not hold a worker. If it
+         * rejects a body, that task completes exceptionally with the rejection.
+         */
+        public Builder taskExecutor(Executor taskExecutor) {
+            this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor");
+            return this;
+        }
+
+        /** See {@link WheelScheduledExecutor#setRemoveOnCancelPolicy} (default true). */
+        public Builder removeOnCancel(boolean removeOnCancel) {
+            this.removeOnCancel = removeOnCancel;
+            return this;
+        }
+
+        /**
+         * Whether producers insert into the wheel under its lock (true) instead of through the
+         * lock-free inbox (false, the default). The locked mode is the baseline the benchmarks
+         * compare against; see the README.
+         */
+        public Builder lockedSubmission(boolean lockedSubmission) {
+            this.lockedSubmission = lockedSubmission;
+            return this;
+        }
+
+        public WheelScheduledExecutor build() {
+            return new WheelScheduledExecutor(this);
+        }
+
+        ThreadFactory threadFactory() {
+            if (threadFactory != null) {
+                return threadFactory;
+            }
+            String prefix = threadNamePrefix != null
+                    ? threadNamePrefix
+                    : "timingwheel-" + POOLS.incrementAndGet() + "-worker-";
+            boolean makeDaemons = daemon;
+            AtomicInteger threads = new AtomicInteger();
+            return runnable -> {
+                Thread thread = new Thread(runnable, prefix + threads.incrementAndGet());
+                thread.setDaemon(makeDaemons);
+                return thread;
+            };
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/**
+ * Worker threads around the timing wheel.
+ *
+ * <ul>
+ *   <li>{@link io.github.timingwheel.executor.WheelScheduledExecutor}: a
+ *       {@link java.util.concurrent.ScheduledExecutorService} that extends
+ *       {@link java.util.concurrent.ThreadPoolExecutor}, as the JDK's
+ *       {@link java.util.concurrent.ScheduledThreadPoolExecutor} does, with the wheel as its
+ *       work queue.
+ *   <li>{@code WheelWorkQueue}: the wheel behind {@link java.util.concurrent.BlockingQueue};
+ *       its {@code take} runs the leader/follower protocol; producers reach it through a
+ *       lock-free inbox.
+ *   <li>{@code ScheduledTask} and {@code PeriodicTask}: the wheel node, the future and the
+ *       body in one object.
+ * </ul>
+ *
+ * <p>Threading rule: everything public here is thread-safe. Inside, the wheel is confined to
+ * the holder of the queue's lock; each shared field documents who writes and reads it.
+ */
+package io.github.timingwheel.executor;
