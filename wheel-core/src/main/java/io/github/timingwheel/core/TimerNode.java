@@ -37,6 +37,29 @@ public class TimerNode {
         return deadline;
     }
 
+    /**
+     * Sets the deadline of a node that is not scheduled, so that it can be read before the node
+     * reaches its wheel (a driver that hands nodes to the wheel's thread does this);
+     * {@link TimingWheel#schedule} sets it again.
+     *
+     * @param deadline wheel time; negative values mean 0
+     * @throws IllegalStateException if the node is scheduled
+     */
+    protected final void setDeadline(long deadline) {
+        if (isScheduled()) {
+            throw new IllegalStateException("node is scheduled: " + this);
+        }
+        this.deadline = Math.max(0L, deadline);
+    }
+
+    /**
+     * The node's place in scheduling order within its wheel, the tie-break among equal
+     * deadlines; assigned each time the node is scheduled.
+     */
+    public final long sequence() {
+        return sequence;
+    }
+
     /** Whether the node is pending in a wheel: scheduled, and neither polled nor cancelled. */
     public final boolean isScheduled() {
         return next != null || heapIndex != NOT_IN_HEAP;
