@@ -255,11 +255,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return decorated;
         }
         queue.enqueue(task);
-        // Re-check: a shutdown may have come between the check above and the enqueue.
-        if (!canRunInCurrentRunState(task) && remove(task)) {
+        // Re-check: a shutdown may have come between the check above and the enqueue; then a
+        // task that no worker can take is cancelled rather than stranded.
+        if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
             task.cancel(false);
-        } else {
-            ensureWorker();
         }
         return decorated;
     }
@@ -276,10 +275,25 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         task.cancel(false);
     }
 
-    private void ensureWorker() {
-        if (!prestartCoreThread() && getCorePoolSize() == 0 && getPoolSize() == 0 && !isShutdown()) {
-            super.execute(WORKER_START);
+    /**
+     * Starts a worker for a queued task unless one runs, as the JDK's ensurePrestart does.
+     *
+     * @return false if no worker runs and none can start: the pool is shut down and terminating,
+     *     or has no core threads (after shutdown, ThreadPoolExecutor starts a worker without a
+     *     first task only through prestartCoreThread, which is bounded by the core size)
+     */
+    private boolean ensureWorker() {
+        if (prestartCoreThread()) {
+            return true;
         }
+        if (getCorePoolSize() == 0 && getPoolSize() == 0 && !isShutdown()) {
+            try {
+                super.execute(WORKER_START);
+            } catch (RejectedExecutionException shutDownMeanwhile) {
+                // The abort policy saw the marker: the pool was shut down since the check above.
+            }
+        }
+        return !isShutdown() || getPoolSize() > 0;
     }
 
     /** Runs a task's body here, or on the task executor if one was configured. */

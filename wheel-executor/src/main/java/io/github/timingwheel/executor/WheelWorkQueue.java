@@ -155,9 +155,13 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
     }
 
-    /** Brings the wheel in line with the task's state. Call only when holding lock. */
+    /**
+     * Brings the wheel in line with the task's state. Call only when holding lock. Without the
+     * remove-on-cancel policy a task cancelled before it reached the wheel is inserted all the
+     * same: it stays queued until its deadline, as the policy (and the JDK) says.
+     */
     private void apply(ScheduledTask<?> task) {
-        if (task.isDone()) {
+        if (task.isDone() && task.owner.getRemoveOnCancelPolicy()) {
             if (task.isScheduled()) {
                 wheel.cancel(task);
             }

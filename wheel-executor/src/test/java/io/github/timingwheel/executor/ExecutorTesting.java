@@ -1,0 +1,86 @@
+package io.github.timingwheel.executor;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Waits and bounds shared by the executor tests. Every wait is bounded by {@link #TIMEOUT_SECONDS}:
+ * long enough that a loaded two-core machine never trips it, short enough that a hang fails the
+ * test instead of the build.
+ */
+final class ExecutorTesting {
+
+    /** The bound on every wait for something that should happen. */
+    static final long TIMEOUT_SECONDS = 10L;
+    /** How late a task may start and still pass: generous, real-clock tests must not flake. */
+    static final long LATE_SLACK_NANOS = SECONDS.toNanos(5L);
+
+    private ExecutorTesting() {
+    }
+
+    static long nanosSince(long startNanos) {
+        return System.nanoTime() - startNanos;
+    }
+
+    static void await(CountDownLatch latch) throws InterruptedException {
+        assertThat(latch.await(TIMEOUT_SECONDS, SECONDS))
+                .as("latch reached zero within %d s (count left: %d)", TIMEOUT_SECONDS, latch.getCount())
+                .isTrue();
+    }
+
+    /** A latch await for task bodies, which cannot throw checked exceptions. */
+    static void awaitInTask(CountDownLatch latch) {
+        try {
+            if (!latch.await(TIMEOUT_SECONDS, SECONDS)) {
+                throw new AssertionError("latch not released within " + TIMEOUT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    static <V> V get(Future<V> future) throws Exception {
+        return future.get(TIMEOUT_SECONDS, SECONDS);
+    }
+
+    static void awaitTermination(ExecutorService executor) throws InterruptedException {
+        assertThat(executor.awaitTermination(TIMEOUT_SECONDS, SECONDS))
+                .as("terminated within %d s: %s", TIMEOUT_SECONDS, executor)
+                .isTrue();
+    }
+
+    /**
+     * Polls {@code condition} until it holds, for states no latch can report (a thread parked
+     * inside the queue). Not a sleep for synchronisation: it returns as soon as the state is seen.
+     */
+    static void awaitCondition(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("not within %d s: %s", TIMEOUT_SECONDS, what);
+            }
+            LockSupport.parkNanos(MILLISECONDS.toNanos(1L));
+        }
+    }
+
+    /**
+     * Lets {@code nanos} of real time pass. Only for observation windows: the test checks that
+     * nothing happens during it, so there is nothing a latch could wait for.
+     */
+    static void observeFor(long duration, TimeUnit unit) {
+        long end = System.nanoTime() + unit.toNanos(duration);
+        for (long left; (left = end - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.github.timingwheel.executor;
+
+import static io.github.timingwheel.executor.ExecutorTesting.LATE_SLACK_NANOS;
+import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.MINUTES;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timingwheel.core.WheelShape;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import org.junit.jupiter.api.Test;
+
+/** {@link WheelScheduledExecutor} under the contract, plus what only it does. */
+class WheelScheduledExecutorContractTest extends ScheduledExecutorContractTest {
+
+    @Override
+    ScheduledExecutorService newExecutor(int workers) {
+        return new WheelScheduledExecutor(workers);
+    }
+
+    @Override
+    ScheduledExecutorService newExecutor(int workers, ThreadFactory threadFactory,
+            RejectedExecutionHandler handler) {
+        return new WheelScheduledExecutor(workers, threadFactory, handler);
+    }
+
+    @Override
+    ScheduledExecutorService newHookedExecutor(int workers, Hooks hooks) {
+        return new WheelScheduledExecutor(workers) {
+            @Override
+            protected void beforeExecute(Thread thread, Runnable task) {
+                hooks.beforeExecute(thread, task);
+            }
+
+            @Override
+            protected void afterExecute(Runnable task, Throwable failure) {
+                hooks.afterExecute(task, failure);
+            }
+
+            @Override
+            protected void terminated() {
+                hooks.terminated();
+            }
+
+            @Override
+            protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable,
+                    RunnableScheduledFuture<V> task) {
+                return hooks.decorateTask(runnable, task);
+            }
+
+            @Override
+            protected <V> RunnableScheduledFuture<V> decorateTask(Callable<V> callable,
+                    RunnableScheduledFuture<V> task) {
+                return hooks.decorateTask(callable, task);
+            }
+        };
+    }
+
+    @Override
+    void setRemoveOnCancelPolicy(ScheduledExecutorService executor, boolean value) {
+        ((WheelScheduledExecutor) executor).setRemoveOnCancelPolicy(value);
+    }
+
+    @Override
+    void setContinueExistingPeriodicTasksAfterShutdownPolicy(ScheduledExecutorService executor,
+            boolean value) {
+        ((WheelScheduledExecutor) executor).setContinueExistingPeriodicTasksAfterShutdownPolicy(value);
+    }
+
+    @Override
+    void setExecuteExistingDelayedTasksAfterShutdownPolicy(ScheduledExecutorService executor,
+            boolean value) {
+        ((WheelScheduledExecutor) executor).setExecuteExistingDelayedTasksAfterShutdownPolicy(value);
+    }
+
+    /** Unlike the JDK's, ours releases a cancelled task at once without being asked to. */
+    @Test
+    void removeOnCancel_isOnByDefault() {
+        WheelScheduledExecutor executor = (WheelScheduledExecutor) executor(1);
+        ScheduledFuture<?> cancelled = executor.schedule(NOOP, 1L, MINUTES);
+        ScheduledFuture<?> kept = executor.schedule(NOOP, 2L, MINUTES);
+        assertThat(executor.getQueue()).hasSize(2);
+
+        cancelled.cancel(false);
+
+        assertThat(executor.getRemoveOnCancelPolicy()).isTrue();
+        assertThat(executor.getQueue()).containsExactly((Runnable) kept);
+    }
+
+    /**
+     * A wheel of two levels of four 1 ms slots spans 16 ms: most delays here go through the
+     * overflow list and cascade twice, where index arithmetic that fits only the default shape
+     * would start a task early.
+     */
+    @Test
+    void tinyWheel_withOverflowAndCascades_neverStartsATaskEarly() throws Exception {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        WheelShape tiny = WheelShape.builder().tick(1L, MILLISECONDS).slotsPerLevel(4).levels(2).build();
+        ScheduledExecutorService executor = track(
+                WheelScheduledExecutor.builder().workers(2).shape(tiny).build());
+        int tasks = 200;
+        long[] delays = new long[tasks];
+        long[] starts = new long[tasks];
+        CountDownLatch done = new CountDownLatch(tasks);
+
+        long before = System.nanoTime();
+        for (int i = 0; i < tasks; i++) {
+            int id = i;
+            delays[i] = (long) random.nextInt(200_000) * 1_000L;
+            executor.schedule(() -> {
+                starts[id] = System.nanoTime();
+                done.countDown();
+            }, delays[i], NANOSECONDS);
+        }
+        await(done);
+
+        for (int i = 0; i < tasks; i++) {
+            assertThat(starts[i] - before)
+                    .as("task %d, delay %d ns, seed %d", i, delays[i], seed)
+                    .isGreaterThanOrEqualTo(delays[i])
+                    .isLessThan(delays[i] + LATE_SLACK_NANOS);
+        }
+    }
+}
