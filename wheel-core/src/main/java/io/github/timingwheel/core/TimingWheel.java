@@ -1,5 +1,7 @@
 package io.github.timingwheel.core;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -237,11 +239,10 @@ public final class TimingWheel<T extends TimerNode> {
      * something may be due, {@link Long#MAX_VALUE} if nothing is pending.
      */
     public long nanosUntilNextEvent(long nanoTime) {
-        long next = nextEventTime();
-        if (next == Long.MAX_VALUE) {
+        if (isEmpty()) {
             return Long.MAX_VALUE;
         }
-        return Math.max(0L, next - wheelTime(nanoTime));
+        return Math.max(0L, nextEventTime() - wheelTime(nanoTime));
     }
 
     /**
@@ -309,19 +310,23 @@ public final class TimingWheel<T extends TimerNode> {
     @SuppressWarnings("unchecked")
     public long drain(Consumer<? super T> sink) {
         Objects.requireNonNull(sink, "sink");
-        long drained = size;
-        size = 0;
-        due.clear(node -> sink.accept((T) node));
+        // Empty the wheel before the sink runs, so that the sink may schedule into it again.
+        List<TimerNode> drained = new ArrayList<>((int) Math.min(size, 1 << 16));
+        due.clear(drained::add);
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
-                drainBucket(buckets[level][slot], sink);
+                TimingWheel.<TimerNode>drainBucket(buckets[level][slot], drained::add);
             }
             occupied[level].clearAll();
         }
-        drainBucket(overflow, sink);
+        TimingWheel.<TimerNode>drainBucket(overflow, drained::add);
         overflowMinTick = Long.MAX_VALUE;
-        return drained;
+        size = 0;
+        for (TimerNode node : drained) {
+            sink.accept((T) node);
+        }
+        return drained.size();
     }
 
     @Override
@@ -364,7 +369,7 @@ public final class TimingWheel<T extends TimerNode> {
         while (currentTick < targetTick) {
             int level = nextEventLevel();
             long eventTick = level == NO_EVENT ? Long.MAX_VALUE : eventTickOf(level);
-            if (eventTick > targetTick) {
+            if (level == NO_EVENT || eventTick > targetTick) { // an event may be at tick MAX too
                 currentTick = targetTick;
                 return;
             }
@@ -408,13 +413,14 @@ public final class TimingWheel<T extends TimerNode> {
         for (int level = 0; level < levels; level++) {
             if (nextSlot(level) >= 0) {
                 long start = eventTickOf(level);
-                if (start < bestTick) {
+                if (bestLevel == NO_EVENT || start < bestTick) {
                     bestTick = start;
                     bestLevel = level;
                 }
             }
         }
-        if (overflowMinTick != Long.MAX_VALUE && overflowBlockStart() < bestTick) {
+        // Test emptiness, not the bound: with a 1 ns tick a deadline of Long.MAX_VALUE has that tick.
+        if (!overflow.isEmpty() && (bestLevel == NO_EVENT || overflowBlockStart() < bestTick)) {
             bestLevel = Bucket.OVERFLOW;
         }
         return bestLevel;

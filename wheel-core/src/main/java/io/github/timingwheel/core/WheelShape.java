@@ -145,7 +145,7 @@ public final class WheelShape {
          *     so that the levels would span more ticks than a {@code long} holds
          */
         public WheelShape build() {
-            int totalBits = levels * Integer.numberOfTrailingZeros(slotsPerLevel);
+            long totalBits = (long) levels * Integer.numberOfTrailingZeros(slotsPerLevel); // no int overflow
             if (totalBits > MAX_TOTAL_BITS) {
                 throw new IllegalArgumentException("levels * log2(slotsPerLevel) must not exceed "
                         + MAX_TOTAL_BITS + ": levels=" + levels + ", slotsPerLevel=" + slotsPerLevel);

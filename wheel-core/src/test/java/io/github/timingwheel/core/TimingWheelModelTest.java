@@ -1,0 +1,324 @@
+package io.github.timingwheel.core;
+
+import static io.github.timingwheel.core.WheelFixtures.FIRING_ORDER;
+import static io.github.timingwheel.core.WheelFixtures.logUniform;
+import static io.github.timingwheel.core.WheelFixtures.slotSpanNanos;
+import static io.github.timingwheel.core.WheelFixtures.wheelSpanNanos;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.github.timingwheel.core.WheelFixtures.TestNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Random schedule/cancel/advance sequences against a plain reference model: a set ordered by
+ * (deadline, scheduling order). After every advance everything due is polled and compared with
+ * the model exactly: which nodes fire, in what order, none early.
+ *
+ * <p>One run per (shape, origin) pair; {@code -Dwheel.model.steps=N} sets the total number of
+ * steps (default 2,000,000), {@code -Dwheel.model.seed=S} runs every pair with seed {@code S}.
+ * A failure names the seed, shape, origin and step; the random origin is derived from the seed.
+ */
+class TimingWheelModelTest {
+
+    private static final long TOTAL_STEPS = Long.getLong("wheel.model.steps", 2_000_000L);
+    private static final Long FIXED_SEED = Long.getLong("wheel.model.seed");
+    /** Above this many pending nodes the run drains the wheel and starts a new one. */
+    private static final int MAX_PENDING = 4_000;
+    private static final int RECENT = 1_024;
+
+    /** One run: a shape, an origin and a seed. */
+    record Run(String name, WheelShape shape, long origin, long seed, long steps) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Arguments> runs() {
+        SplittableRandom seeds = new SplittableRandom();
+        List<Named<WheelShape>> shapes = WheelFixtures.shapes();
+        int originCount = WheelFixtures.origins(0L).size();
+        long stepsPerRun = Math.max(1, (TOTAL_STEPS + shapes.size() * originCount - 1) / (shapes.size() * originCount));
+        List<Arguments> runs = new ArrayList<>();
+        for (Named<WheelShape> shape : shapes) {
+            for (int i = 0; i < originCount; i++) {
+                long seed = FIXED_SEED != null ? FIXED_SEED : seeds.nextLong();
+                Named<Long> origin = WheelFixtures.origins(new SplittableRandom(seed).nextLong()).get(i);
+                String name = shape.getName() + ", " + origin.getName() + ", seed=" + seed + ", steps=" + stepsPerRun;
+                runs.add(Arguments.of(new Run(name, shape.getPayload(), origin.getPayload(), seed, stepsPerRun)));
+            }
+        }
+        return runs.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runs")
+    void randomOperations_matchTheModel(Run run) {
+        ModelRun model = new ModelRun(run);
+        try {
+            // A wheel that loops forever fails here, with the seed, instead of hanging the build.
+            assertTimeoutPreemptively(Duration.ofSeconds(60).plusNanos(run.steps * 20_000), model::execute);
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError("model run failed at step " + model.step + " (" + run + ", " + run.shape
+                    + ", origin=" + run.origin + ", wheel time " + model.now + "); re-run with -Dwheel.model.seed="
+                    + run.seed + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The state of one run: the wheel under test, its clock and the reference model. */
+    private static final class ModelRun {
+        final WheelShape shape;
+        final long tick;
+        final long span;
+        final SplittableRandom random;
+        final long steps;
+        final ManualTimeSource clock;
+        TimingWheel<TestNode> wheel;
+        /** The reference: pending nodes by (deadline, scheduling order). */
+        final TreeSet<TestNode> model = new TreeSet<>(FIRING_ORDER);
+        /** The last scheduled nodes, pending or not, for cancels. */
+        final TestNode[] recent = new TestNode[RECENT];
+        long step;
+        /** Coverage, so that a generator that stops reaching a case fails the run. */
+        long fired;
+        long cancelled;
+        long rejectedCancels;
+        long scheduledIntoHeap;
+        long restarts;
+        final boolean[] levelSeen;
+        boolean overflowSeen;
+        /** The model's own wheel time, checked against the wheel's. */
+        long now;
+        int nextId;
+
+        ModelRun(Run run) {
+            this.shape = run.shape;
+            this.tick = shape.tickNanos();
+            this.span = wheelSpanNanos(shape);
+            this.random = new SplittableRandom(run.seed);
+            this.steps = run.steps;
+            this.clock = new ManualTimeSource(run.origin);
+            this.wheel = new TimingWheel<>(shape, run.origin);
+            this.levelSeen = new boolean[shape.levels()];
+        }
+
+        void execute() {
+            for (step = 0; step < steps; step++) {
+                int choice = random.nextInt(20);
+                if (model.size() > MAX_PENDING || now == Long.MAX_VALUE || random.nextInt(5_000) == 0) {
+                    restart();
+                } else if (choice < 9) {
+                    schedule(delay());
+                } else if (choice < 14) {
+                    cancel();
+                } else {
+                    advanceBy(advance());
+                }
+                checkNextEvent();
+                if (step % 128 == 0) {
+                    WheelInvariants.check(wheel);
+                    recordCoverage();
+                }
+            }
+            advanceBy(Long.MAX_VALUE - now); // everything left fires, in order
+            check(model.isEmpty() && wheel.isEmpty(), () -> "the wheel is not empty at wheel time MAX_VALUE");
+            WheelInvariants.check(wheel);
+            if (steps >= 20_000) {
+                check(fired > steps / 20 && cancelled > steps / 50 && rejectedCancels > steps / 50
+                        && scheduledIntoHeap > steps / 100 && restarts > 0 && overflowSeen
+                        && everyLevelSeen(), this::coverage);
+            }
+        }
+
+        void recordCoverage() {
+            overflowSeen |= !wheel.overflowBucket().isEmpty();
+            for (int level = 0; level < levelSeen.length; level++) {
+                for (int slot = 0; slot < shape.slotsPerLevel() && !levelSeen[level]; slot++) {
+                    levelSeen[level] = wheel.isOccupied(level, slot);
+                }
+            }
+        }
+
+        boolean everyLevelSeen() {
+            for (boolean seen : levelSeen) {
+                if (!seen) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        String coverage() {
+            return "too little coverage: fired=" + fired + ", cancelled=" + cancelled + ", rejectedCancels="
+                    + rejectedCancels + ", scheduledIntoHeap=" + scheduledIntoHeap + ", restarts=" + restarts
+                    + ", overflowSeen=" + overflowSeen + ", levelSeen=" + Arrays.toString(levelSeen);
+        }
+
+        void schedule(long delay) {
+            long expected = delay <= 0 ? now : now + delay < 0 ? Long.MAX_VALUE : now + delay;
+            long deadline = wheel.deadlineAfter(clock.nanoTime(), delay);
+            check(deadline == expected, () -> "deadlineAfter(" + delay + ") = " + deadline + ", expected " + expected);
+            TestNode node = new TestNode(nextId++);
+            wheel.schedule(node, deadline);
+            model.add(node);
+            scheduledIntoHeap += node.heapIndex != TimerNode.NOT_IN_HEAP ? 1 : 0;
+            recent[node.id % RECENT] = node;
+        }
+
+        void cancel() {
+            int kind = random.nextInt(10);
+            TestNode node = kind == 0 ? (model.isEmpty() ? null : model.first())
+                    : kind == 1 ? new TestNode(-1)
+                    : kind < 5 ? randomPending()
+                    : recent[random.nextInt(RECENT)]; // pending, fired or cancelled
+            if (node != null) {
+                boolean expected = model.remove(node);
+                check(wheel.cancel(node) == expected, () -> "cancel(" + node + ") != " + expected);
+                check(!node.isScheduled(), () -> node + " still scheduled after cancel");
+                cancelled += expected ? 1 : 0;
+                rejectedCancels += expected ? 0 : 1;
+            }
+        }
+
+        /** A pending node, roughly uniform over the deadlines pending; null if none. */
+        TestNode randomPending() {
+            if (model.isEmpty()) {
+                return null;
+            }
+            TestNode probe = new TestNode(Integer.MIN_VALUE);
+            long spread = model.last().deadline() - now;
+            probe.deadline = now + Math.min(spread, (long) (random.nextDouble() * spread));
+            TestNode found = model.ceiling(probe);
+            return found != null ? found : model.last();
+        }
+
+        /** Moves time forward, polls everything due and compares it with the model. */
+        void advanceBy(long delta) {
+            long target = TimingWheel.addSaturated(now, delta);
+            clock.advanceNanos(target - now);
+            now = target;
+            check(wheel.wheelTime(clock.nanoTime()) == now, () -> "wheel time disagrees with the model");
+            for (TestNode polled; (polled = wheel.poll(clock.nanoTime())) != null; ) {
+                TestNode fired = polled;
+                TestNode expected = model.pollFirst();
+                check(fired == expected, () -> "fired " + fired + ", expected " + expected);
+                check(fired.deadline() <= now, () -> "fired early: " + fired);
+                this.fired++;
+            }
+            check(model.isEmpty() || model.first().deadline() > now, () -> "not fired: " + (model.isEmpty() ? null : model.first()));
+            check(wheel.size() == model.size(), () -> "size " + wheel.size() + ", expected " + model.size());
+            TestNode earliest = model.isEmpty() ? null : model.first();
+            check(wheel.peekEarliest() == earliest, () -> "peekEarliest " + wheel.peekEarliest() + ", expected " + earliest);
+            long next = wheel.nextEventTime();
+            check(next > now || earliest == null, () -> "nextEventTime " + next + " is not after " + now + " with nothing due");
+            long untilNext = wheel.nanosUntilNextEvent(clock.nanoTime());
+            check(untilNext == (earliest == null ? Long.MAX_VALUE : next - now), () -> "nanosUntilNextEvent " + untilNext);
+        }
+
+        /** nextEventTime is never later than the earliest deadline, and MAX_VALUE only when empty. */
+        void checkNextEvent() {
+            long next = wheel.nextEventTime();
+            if (model.isEmpty()) {
+                check(next == Long.MAX_VALUE, () -> "nextEventTime " + next + " of an empty wheel");
+            } else {
+                check(next <= model.first().deadline(), () -> "nextEventTime " + next + " after " + model.first());
+            }
+        }
+
+        /** Drains the wheel, checks that it hands back exactly the pending nodes, starts anew. */
+        void restart() {
+            Set<TestNode> drained = Collections.newSetFromMap(new IdentityHashMap<>());
+            long count = wheel.drain(node -> {
+                check(!node.isScheduled(), () -> node + " drained but still scheduled");
+                drained.add(node);
+            });
+            check(count == model.size() && drained.size() == model.size() && drained.containsAll(model),
+                    () -> "drained " + count + " nodes, expected " + model.size());
+            WheelInvariants.check(wheel);
+            model.clear();
+            restarts++;
+            wheel = new TimingWheel<>(shape, clock.nanoTime());
+            now = 0;
+        }
+
+        /** A delay from a mix: now, this tick, each level, beyond the wheel, huge, MAX_VALUE, ties. */
+        long delay() {
+            switch (random.nextInt(10)) {
+                case 0:
+                    return random.nextBoolean() ? 0 : random.nextBoolean() ? -random.nextLong(1, 1_000_000) : Long.MIN_VALUE;
+                case 1:
+                    return random.nextLong(tick - now % tick);
+                case 2:
+                    int level = random.nextInt(shape.levels());
+                    return random.nextLong(slotSpanNanos(shape, level), slotSpanNanos(shape, level + 1) + 1);
+                case 3:
+                    return untilBoundary(slotSpanNanos(shape, random.nextInt(shape.levels() + 1))) - random.nextInt(2);
+                case 4:
+                    return random.nextLong(span, Math.min(Long.MAX_VALUE / 2, span * 64));
+                case 5:
+                    return logUniform(random, Long.MAX_VALUE);
+                case 6:
+                    return Long.MAX_VALUE;
+                case 7:
+                    TestNode other = recent[random.nextInt(RECENT)];
+                    return other == null ? 0 : other.deadline() - now; // a tie, if still ahead
+                default:
+                    return logUniform(random, span * 4);
+            }
+        }
+
+        /** An advance: small, to a tick or slot boundary, large, huge, or to the next event. */
+        long advance() {
+            switch (random.nextInt(12)) {
+                case 0:
+                    return 0;
+                case 1:
+                case 2:
+                    return random.nextLong(2 * tick + 1);
+                case 3:
+                    return untilBoundary(tick) - random.nextInt(2);
+                case 4:
+                    return untilBoundary(slotSpanNanos(shape, random.nextInt(shape.levels() + 1))) - random.nextInt(2);
+                case 5:
+                    return logUniform(random, span * 8);
+                case 6:
+                    return random.nextInt(50) == 0 ? logUniform(random, Long.MAX_VALUE / 4) : logUniform(random, span * 64);
+                case 7:
+                    return random.nextInt(5_000) == 0 ? Long.MAX_VALUE - now : logUniform(random, span);
+                case 8:
+                case 9:
+                    long next = wheel.nextEventTime();
+                    return next == Long.MAX_VALUE ? 0 : Math.max(0, next - now);
+                default:
+                    long deadline = model.isEmpty() ? now : model.first().deadline();
+                    return Math.max(0, deadline - now - random.nextInt(2)); // exactly at, or just before
+            }
+        }
+
+        /** How far from now to the next multiple of {@code unit}, at least 1 (MAX_VALUE if none). */
+        long untilBoundary(long unit) {
+            long boundary = (now / unit + 1) * unit;
+            return boundary <= 0 ? Long.MAX_VALUE : boundary - now;
+        }
+
+        static void check(boolean condition, Supplier<String> message) {
+            if (!condition) {
+                throw new AssertionError(message.get());
+            }
+        }
+    }
+}

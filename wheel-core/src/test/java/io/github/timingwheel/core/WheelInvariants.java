@@ -1,0 +1,139 @@
+package io.github.timingwheel.core;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Checks every structural invariant of a {@link TimingWheel} through its package-private views,
+ * and tells where a node is. A failure throws an {@link AssertionError} that names the wheel and
+ * the offending node.
+ *
+ * <ol>
+ *   <li>Bucket (l, s) is non-empty exactly when occupancy bit (l, s) is set.
+ *   <li>Placement ([2] of the wheel's notes): a node in bucket (l, s) has a tick that shares every
+ *       digit above l with currentTick, whose digit l is s, and s is greater than currentTick's.
+ *   <li>Overflow: its ticks differ from currentTick above the top level and are at least
+ *       overflowMinTick, which is Long.MAX_VALUE when the overflow is empty.
+ *   <li>The due heap is a heap by (deadline, sequence), each node's heapIndex is its position,
+ *       and every heap node's tick is at most currentTick.
+ *   <li>Links: each ring is consistent both ways, nodes in a ring are not in the heap, heap nodes
+ *       are in no ring, no node is in two places.
+ *   <li>The nodes found add up to {@link TimingWheel#size()}.
+ * </ol>
+ */
+final class WheelInvariants {
+
+    /** {@link #locate} results besides a level number. */
+    static final int OVERFLOW = Bucket.OVERFLOW;
+    static final int HEAP = -2;
+    static final int NOWHERE = -3;
+
+    private WheelInvariants() {
+    }
+
+    static void check(TimingWheel<?> wheel) {
+        Set<TimerNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        int slots = 1 << wheel.slotBits();
+        for (int level = 0; level < wheel.levels(); level++) {
+            for (int slot = 0; slot < slots; slot++) {
+                Bucket bucket = wheel.bucket(level, slot);
+                int l = level;
+                int s = slot;
+                require(bucket.level == l && bucket.slot == s, wheel, () -> bucket + " at " + l + "/" + s);
+                require(bucket.isEmpty() != wheel.isOccupied(level, slot), wheel,
+                        () -> "occupancy bit disagrees with " + bucket + ", empty=" + bucket.isEmpty());
+                checkRing(wheel, bucket, seen);
+            }
+        }
+        Bucket overflow = wheel.overflowBucket();
+        require(!overflow.isEmpty() || wheel.overflowMinTick() == Long.MAX_VALUE, wheel,
+                () -> "empty overflow with bound " + wheel.overflowMinTick());
+        checkRing(wheel, overflow, seen);
+        checkHeap(wheel, seen);
+        require(seen.size() == wheel.size(), wheel, () -> "found " + seen.size() + " nodes");
+    }
+
+    /** Where {@code node} is: a level, {@link #OVERFLOW}, {@link #HEAP} or {@link #NOWHERE}. */
+    static int locate(TimingWheel<?> wheel, TimerNode node) {
+        if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
+            require(wheel.dueHeap().get(node.heapIndex) == node, wheel, () -> node + " not at its heapIndex");
+            return HEAP;
+        }
+        TimerNode walk = node.next;
+        if (walk == null) {
+            return NOWHERE;
+        }
+        while (!(walk instanceof Bucket)) {
+            walk = walk.next;
+        }
+        return ((Bucket) walk).level;
+    }
+
+    private static void checkRing(TimingWheel<?> wheel, Bucket bucket, Set<TimerNode> seen) {
+        TimerNode previous = bucket;
+        long limit = wheel.size() + 1;
+        for (TimerNode walk = bucket.next; walk != bucket; walk = walk.next) {
+            TimerNode node = walk;
+            TimerNode before = previous;
+            require(node != null && node.prev == before, wheel, () -> "broken ring in " + bucket + " after " + before);
+            require(--limit > 0 && seen.add(node), wheel, () -> node + " seen twice (or a cycle) in " + bucket);
+            require(node.heapIndex == TimerNode.NOT_IN_HEAP, wheel, () -> node + " in " + bucket + " and the heap");
+            checkPlacement(wheel, bucket, node);
+            previous = node;
+        }
+        TimerNode last = previous;
+        require(bucket.prev == last, wheel, () -> bucket + " prev is not its last node " + last);
+    }
+
+    private static void checkPlacement(TimingWheel<?> wheel, Bucket bucket, TimerNode node) {
+        long current = wheel.currentTick();
+        long tick = tickOf(wheel, node);
+        int bits = wheel.slotBits();
+        if (bucket.level == Bucket.OVERFLOW) {
+            require(tick >>> (wheel.levels() * bits) != current >>> (wheel.levels() * bits), wheel,
+                    () -> node + " in overflow but within the top level of tick " + current);
+            require(wheel.overflowMinTick() <= tick, wheel,
+                    () -> node + " below overflowMinTick " + wheel.overflowMinTick());
+            return;
+        }
+        int shift = bucket.level * bits;
+        int upper = shift + bits;
+        long mask = (1L << bits) - 1;
+        require(tick >>> upper == current >>> upper, wheel,
+                () -> node + " (tick " + tick + ") in " + bucket + " differs above the level from tick " + current);
+        require(((tick >>> shift) & mask) == bucket.slot, wheel,
+                () -> node + " (tick " + tick + ") in the wrong slot " + bucket);
+        require(((current >>> shift) & mask) < bucket.slot, wheel,
+                () -> node + " (tick " + tick + ") in " + bucket + " not ahead of tick " + current);
+    }
+
+    private static void checkHeap(TimingWheel<?> wheel, Set<TimerNode> seen) {
+        DueHeap heap = wheel.dueHeap();
+        require(heap.size() == wheel.dueCount(), wheel, () -> "dueCount disagrees with the heap");
+        for (int i = 0; i < heap.size(); i++) {
+            TimerNode node = heap.get(i);
+            int index = i;
+            require(node != null && node.heapIndex == i, wheel, () -> "heap[" + index + "] = " + node + " has a wrong heapIndex");
+            require(node.next == null && node.prev == null, wheel, () -> node + " in the heap and a ring");
+            require(seen.add(node), wheel, () -> node + " seen twice");
+            require(tickOf(wheel, node) <= wheel.currentTick(), wheel, () -> node + " in the heap before its tick");
+            if (i > 0) {
+                TimerNode parent = heap.get((i - 1) >>> 1);
+                require(DueHeap.precedes(parent, node), wheel, () -> "heap order: " + parent + " above " + node);
+            }
+        }
+    }
+
+    private static long tickOf(TimingWheel<?> wheel, TimerNode node) {
+        require(node.deadline >= 0, wheel, () -> node + " has a negative deadline");
+        return node.deadline / wheel.tickNanos();
+    }
+
+    private static void require(boolean condition, TimingWheel<?> wheel, Supplier<String> message) {
+        if (!condition) {
+            throw new AssertionError(message.get() + " in " + wheel);
+        }
+    }
+}
