@@ -1,6 +1,5 @@
 package io.github.timingwheel.executor;
 
-import io.github.timingwheel.core.TimerNode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
@@ -22,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * @param <V> the result type
  */
-class ScheduledTask<V> extends TimerNode implements RunnableScheduledFuture<V> {
+class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
 
     /*
      * Implementation notes
@@ -69,9 +68,21 @@ class ScheduledTask<V> extends TimerNode implements RunnableScheduledFuture<V> {
     }
 
     /** The runnable a worker runs and that the queue shows: the decorated task if any. */
+    @Override
     final RunnableScheduledFuture<?> outer() {
         RunnableScheduledFuture<V> d = decorated;
         return d != null ? d : this;
+    }
+
+    /** Pending, or cancelled while the remove-on-cancel policy is off (kept until due, as the JDK does). */
+    @Override
+    final boolean wantsWheel() {
+        return !isDone() || !owner.getRemoveOnCancelPolicy();
+    }
+
+    @Override
+    final boolean belongsTo(WheelWorkQueue queue) {
+        return owner.queue() == queue;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -227,7 +238,9 @@ class ScheduledTask<V> extends TimerNode implements RunnableScheduledFuture<V> {
             }
         }
         finishCompletion();
-        owner.onCancelled(this);
+        if (owner.getRemoveOnCancelPolicy()) {
+            owner.release(this);
+        }
         return true;
     }
 

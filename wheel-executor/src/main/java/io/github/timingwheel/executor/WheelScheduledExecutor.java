@@ -263,6 +263,21 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         return decorated;
     }
 
+    /**
+     * Queues a task of the {@code Timer} adapter, which has no future to cancel or handler to
+     * reject through.
+     *
+     * @return false, with the task not queued, if the executor is shut down
+     */
+    boolean offerTask(WheelTask task) {
+        if (isShutdown()) {
+            return false;
+        }
+        queue.enqueue(task);
+        // As in delayedExecute; a task that shutdownNow already took is in its list: accepted.
+        return !((isShutdown() || !ensureWorker()) && remove(task));
+    }
+
     /** Puts a periodic task back after a run, unless the executor's state forbids it. */
     void reExecutePeriodic(ScheduledTask<?> task) {
         if (canRunInCurrentRunState(task)) {
@@ -322,11 +337,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
                 : (executeExistingDelayedTasksAfterShutdown || task.getDelay(TimeUnit.NANOSECONDS) <= 0);
     }
 
-    /** Called by a task whose cancel succeeded. */
-    void onCancelled(ScheduledTask<?> task) {
-        if (!removeOnCancel) {
-            return;
-        }
+    /** Unlinks a task that was cancelled: at once or within a batch, or now if shut down. */
+    void release(WheelTask task) {
         if (isShutdown()) {
             remove(task); // through ThreadPoolExecutor.remove, which then checks for termination
         } else {

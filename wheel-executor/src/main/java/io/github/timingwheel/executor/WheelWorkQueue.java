@@ -64,9 +64,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     private final TimeSource clock;
     /** Guarded by lock ([1]). */
-    private final TimingWheel<ScheduledTask<?>> wheel;
+    private final TimingWheel<WheelTask> wheel;
     /** Tasks to insert or unlink, from any thread to the lock holder ([2]). */
-    private final Queue<ScheduledTask<?>> inbox = new MpscUnboundedAtomicArrayQueue<>(INBOX_CHUNK);
+    private final Queue<WheelTask> inbox = new MpscUnboundedAtomicArrayQueue<>(INBOX_CHUNK);
     /** Whether producers insert under the lock themselves instead of through the inbox. */
     private final boolean lockedSubmission;
 
@@ -103,7 +103,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     // Producers: any thread, no lock on the common path.
 
     /** Hands a NEW task to the wheel and wakes the leader if the task is its new first event. */
-    void enqueue(ScheduledTask<?> task) {
+    void enqueue(WheelTask task) {
         if (lockedSubmission) {
             lock.lock();
             try {
@@ -122,7 +122,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     /** Unlinks a task that was just cancelled, at once or within a batch ([2]). */
-    void cancelled(ScheduledTask<?> task) {
+    void cancelled(WheelTask task) {
         if (lockedSubmission) {
             lock.lock();
             try {
@@ -149,24 +149,21 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** Call only when holding lock. */
     private void drainInbox() {
-        ScheduledTask<?> task;
+        WheelTask task;
         while ((task = inbox.poll()) != null) {
             apply(task);
         }
     }
 
-    /**
-     * Brings the wheel in line with the task's state. Call only when holding lock. Without the
-     * remove-on-cancel policy a task cancelled before it reached the wheel is inserted all the
-     * same: it stays queued until its deadline, as the policy (and the JDK) says.
-     */
-    private void apply(ScheduledTask<?> task) {
-        if (task.isDone() && task.owner.getRemoveOnCancelPolicy()) {
-            if (task.isScheduled()) {
+    /** Brings the wheel in line with the task's state. Call only when holding lock. */
+    private void apply(WheelTask task) {
+        boolean wanted = task.wantsWheel();
+        if (wanted != task.isScheduled()) {
+            if (wanted) {
+                wheel.schedule(task, task.deadline());
+            } else {
                 wheel.cancel(task);
             }
-        } else if (!task.isScheduled()) {
-            wheel.schedule(task, task.deadline());
         }
     }
 
@@ -174,17 +171,17 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     // Consumers: the leader/follower protocol ([3]).
 
     @Override
-    public RunnableScheduledFuture<?> take() throws InterruptedException {
+    public Runnable take() throws InterruptedException {
         return await(false, 0L);
     }
 
     @Override
-    public RunnableScheduledFuture<?> poll(long timeout, TimeUnit unit) throws InterruptedException {
+    public Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
         return await(true, unit.toNanos(timeout));
     }
 
-    private RunnableScheduledFuture<?> await(boolean timed, long timeoutNanos)
+    private Runnable await(boolean timed, long timeoutNanos)
             throws InterruptedException {
         long giveUpAt = timed ? clock.nanoTime() + timeoutNanos : 0L;
         lock.lockInterruptibly();
@@ -192,7 +189,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             for (;;) {
                 drainInbox();
                 long now = clock.nanoTime();
-                ScheduledTask<?> task = wheel.poll(now);
+                WheelTask task = wheel.poll(now);
                 if (task != null) {
                     return task.outer();
                 }
@@ -258,11 +255,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     // The rest of BlockingQueue: under the lock, after draining the inbox.
 
     @Override
-    public RunnableScheduledFuture<?> poll() {
+    public Runnable poll() {
         lock.lock();
         try {
             drainInbox();
-            ScheduledTask<?> task = wheel.poll(clock.nanoTime());
+            WheelTask task = wheel.poll(clock.nanoTime());
             return task == null ? null : task.outer();
         } finally {
             lock.unlock();
@@ -270,11 +267,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     @Override
-    public RunnableScheduledFuture<?> peek() {
+    public Runnable peek() {
         lock.lock();
         try {
             drainInbox();
-            ScheduledTask<?> task = wheel.peekEarliest();
+            WheelTask task = wheel.peekEarliest();
             return task == null ? null : task.outer();
         } finally {
             lock.unlock();
@@ -291,7 +288,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (runnable == WheelScheduledExecutor.WORKER_START) {
             return true;
         }
-        ScheduledTask<?> task = taskOf(runnable);
+        WheelTask task = taskOf(runnable);
         if (task == null) {
             throw new ClassCastException("not a task of this executor: " + runnable);
         }
@@ -314,7 +311,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         lock.lock();
         try {
             drainInbox();
-            ScheduledTask<?> task = find(o);
+            WheelTask task = find(o);
             return task != null && wheel.cancel(task);
         } finally {
             lock.unlock();
@@ -333,14 +330,14 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     /** The pending task that is, or is decorated as, {@code o}. Call only when holding lock. */
-    private ScheduledTask<?> find(Object o) {
-        if (o instanceof ScheduledTask<?> task && ownsTask(task)) {
+    private WheelTask find(Object o) {
+        if (o instanceof WheelTask task && task.belongsTo(this)) {
             return task.isScheduled() ? task : null;
         }
         if (!(o instanceof RunnableScheduledFuture<?>)) {
             return null;
         }
-        ScheduledTask<?>[] found = new ScheduledTask<?>[1];
+        WheelTask[] found = new WheelTask[1];
         wheel.forEach(task -> {
             if (task.outer() == o) {
                 found[0] = task;
@@ -349,12 +346,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return found[0];
     }
 
-    private boolean ownsTask(ScheduledTask<?> task) {
-        return task.owner.queue() == this;
-    }
-
-    private static ScheduledTask<?> taskOf(Runnable runnable) {
-        return runnable instanceof ScheduledTask<?> task ? task : null;
+    private WheelTask taskOf(Runnable runnable) {
+        return runnable instanceof WheelTask task && task.belongsTo(this) ? task : null;
     }
 
     @Override
@@ -431,7 +424,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             drainInbox();
             int moved = 0;
             long now = clock.nanoTime();
-            ScheduledTask<?> task;
+            WheelTask task;
             while (moved < maxElements && (task = wheel.poll(now)) != null) {
                 sink.add(task.outer());
                 moved++;

@@ -1,0 +1,125 @@
+package io.github.timingwheel.executor;
+
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The handle of a {@link TimerTask} in a {@link WheelTimer}: the wheel node itself, with a
+ * state and two references. 56 bytes on a 64-bit JVM with compressed references, as much as
+ * Netty's {@code HashedWheelTimeout}, and no future behind it.
+ *
+ * <p>States: {@code INIT} until exactly one of {@link #run} (to {@code EXPIRED}) and
+ * {@link #cancel} (to {@code CANCELLED}) wins a CAS; neither changes after.
+ */
+final class WheelTimeout extends WheelTask implements Timeout {
+
+    private static final int INIT = 0;
+    private static final int CANCELLED = 1;
+    private static final int EXPIRED = 2;
+
+    /** Written by CAS only (run, cancel); read by anyone. */
+    private volatile int state;
+    private final TimerTask task;
+    private final WheelTimer timer;
+
+    WheelTimeout(WheelTimer timer, TimerTask task, long deadline) {
+        this.timer = timer;
+        this.task = task;
+        setDeadline(deadline);
+    }
+
+    @Override
+    public Timer timer() {
+        return timer;
+    }
+
+    @Override
+    public TimerTask task() {
+        return task;
+    }
+
+    @Override
+    public boolean isExpired() {
+        return state == EXPIRED;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return state == CANCELLED;
+    }
+
+    /**
+     * Cancels the timeout if it is still pending: it is unlinked from the wheel (at once, or
+     * within a small batch), and {@link TimerTask#cancelled(Timeout)} is called on this thread.
+     *
+     * @return true only for the call that cancelled a pending timeout
+     */
+    @Override
+    public boolean cancel() {
+        if (!STATE.compareAndSet(this, INIT, CANCELLED)) {
+            return false;
+        }
+        timer.released(this);
+        try {
+            task.cancelled(this);
+        } catch (Throwable failure) {
+            WheelTimer.LOGGER.warn("An exception was thrown by TimerTask.cancelled().", failure);
+        }
+        return true;
+    }
+
+    /** Called by a worker when the deadline has come: fires the task unless it was cancelled. */
+    @Override
+    public void run() {
+        if (STATE.compareAndSet(this, INIT, EXPIRED)) {
+            timer.expired(this);
+        }
+    }
+
+    /** Runs the task; a failure is logged and goes no further, as in {@code HashedWheelTimer}. */
+    void fire() {
+        try {
+            task.run(this);
+        } catch (Throwable failure) {
+            WheelTimer.LOGGER.warn("An exception was thrown by TimerTask.", failure);
+        }
+    }
+
+    @Override
+    boolean wantsWheel() {
+        return state == INIT;
+    }
+
+    @Override
+    Runnable outer() {
+        return this;
+    }
+
+    @Override
+    boolean belongsTo(WheelWorkQueue queue) {
+        return timer.usesQueue(queue);
+    }
+
+    @Override
+    public String toString() {
+        String status = switch (state) {
+            case CANCELLED -> "cancelled";
+            case EXPIRED -> "expired";
+            default -> "deadline in " + timer.nanosUntil(deadline()) + " ns";
+        };
+        return "WheelTimeout(" + status + ", task: " + task + ")";
+    }
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WheelTimeout.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

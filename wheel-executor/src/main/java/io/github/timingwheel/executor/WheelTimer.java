@@ -1,0 +1,271 @@
+package io.github.timingwheel.executor;
+
+import io.github.timingwheel.core.TimeSource;
+import io.github.timingwheel.core.WheelShape;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A Netty {@link Timer} on the same engine as {@link WheelScheduledExecutor}: a drop-in
+ * replacement for {@code HashedWheelTimer} whose timeouts fire at their exact deadline (not at
+ * the next tick), in deadline order, from one or more workers, and whose cancelled timeouts are
+ * unlinked at once instead of at their deadline.
+ *
+ * <p>Behaviour, as {@code HashedWheelTimer} defines it:
+ * <ul>
+ *   <li>{@link #newTimeout}: null task or unit throws {@link NullPointerException}; after
+ *       {@link #stop()} it throws {@link IllegalStateException}; past
+ *       {@linkplain Builder#maxPendingTimeouts the bound} it throws
+ *       {@link RejectedExecutionException}. Any delay, up to {@link Long#MAX_VALUE} in any unit,
+ *       without overflow; a negative delay means now.
+ *   <li>{@link Timeout#cancel()} returns true once, only for a pending timeout, and calls
+ *       {@link TimerTask#cancelled(Timeout)} on the cancelling thread.
+ *   <li>A task that throws is logged, and the timer goes on.
+ *   <li>{@link #stop()} releases the threads and returns the timeouts that never ran, each
+ *       already cancelled; called from a timer task it throws {@link IllegalStateException}.
+ * </ul>
+ *
+ * <p>Unlike {@code HashedWheelTimer}, nothing ticks: an idle timer's threads park untimed, so a
+ * 1 ms tick costs no CPU while nothing is due.
+ */
+public final class WheelTimer implements Timer {
+
+    static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(WheelTimer.class);
+
+    private final WheelScheduledExecutor engine;
+    /** Bound on pending timeouts, or 0 for none. */
+    private final long maxPendingTimeouts;
+    /** Pending timeouts, counted only when bounded (the count is a shared write per timeout). */
+    private final AtomicLong pendingCount = new AtomicLong();
+    /** Where task bodies run; null for the worker. */
+    private final Executor taskExecutor;
+    /** The engine's worker threads, so that stop() can refuse to be called from one. */
+    private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+
+    /** A timer with one worker and a 1 ms tick, as {@code new HashedWheelTimer()} has one thread. */
+    public WheelTimer() {
+        this(builder());
+    }
+
+    private WheelTimer(Builder builder) {
+        ThreadFactory factory = builder.engine.threadFactory();
+        this.engine = builder.engine
+                .threadFactory(runnable -> {
+                    Thread thread = factory.newThread(runnable);
+                    if (thread != null) {
+                        workers.add(thread);
+                    }
+                    return thread;
+                })
+                .build();
+        this.maxPendingTimeouts = builder.maxPendingTimeouts;
+        this.taskExecutor = builder.taskExecutor;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(unit, "unit");
+        if (maxPendingTimeouts > 0) {
+            long pending = pendingCount.incrementAndGet();
+            if (pending > maxPendingTimeouts) {
+                pendingCount.decrementAndGet();
+                throw new RejectedExecutionException("Number of pending timeouts (" + pending
+                        + ") is greater than or equal to maximum allowed pending timeouts ("
+                        + maxPendingTimeouts + ")");
+            }
+        }
+        WheelTimeout timeout = new WheelTimeout(this, task, engine.deadlineAfter(unit.toNanos(delay)));
+        if (!engine.offerTask(timeout)) {
+            uncount();
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        return timeout;
+    }
+
+    /**
+     * Stops the timer: interrupts the workers, waits for them to end, and returns the timeouts
+     * that never ran, each cancelled by this call. Later calls return an empty set.
+     *
+     * @throws IllegalStateException if called from a worker of this timer
+     */
+    @Override
+    public Set<Timeout> stop() {
+        if (workers.contains(Thread.currentThread())) {
+            throw new IllegalStateException(
+                    WheelTimer.class.getSimpleName() + ".stop() cannot be called from " + TimerTask.class.getSimpleName());
+        }
+        if (!stopped.compareAndSet(false, true)) {
+            return Collections.emptySet();
+        }
+        Set<Timeout> cancelled = new HashSet<>();
+        for (Runnable unprocessed : engine.shutdownNow()) {
+            if (unprocessed instanceof WheelTimeout timeout && timeout.cancel()) {
+                cancelled.add(timeout);
+            }
+        }
+        awaitWorkers();
+        return cancelled;
+    }
+
+    private void awaitWorkers() {
+        boolean interrupted = false;
+        while (!engine.isTerminated()) {
+            try {
+                engine.awaitTermination(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The number of timeouts that are pending: scheduled, and neither fired nor cancelled. Exact
+     * when a bound is set; otherwise read from the wheel (which takes its lock briefly).
+     */
+    public long pendingTimeouts() {
+        return maxPendingTimeouts > 0 ? pendingCount.get() : engine.getQueue().size();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Called by WheelTimeout.
+
+    void expired(WheelTimeout timeout) {
+        uncount();
+        Executor executor = taskExecutor;
+        if (executor == null) {
+            timeout.fire();
+            return;
+        }
+        try {
+            executor.execute(timeout::fire);
+        } catch (Throwable failure) {
+            LOGGER.warn("An exception was thrown while submitting TimerTask for execution.", failure);
+        }
+    }
+
+    void released(WheelTimeout timeout) {
+        uncount();
+        engine.release(timeout);
+    }
+
+    boolean usesQueue(WheelWorkQueue queue) {
+        return engine.queue() == queue;
+    }
+
+    long nanosUntil(long deadline) {
+        return deadline - engine.wheelNow();
+    }
+
+    private void uncount() {
+        if (maxPendingTimeouts > 0) {
+            pendingCount.decrementAndGet();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WheelTimer[" + (stopped.get() ? "stopped" : "running") + ", workers=" + engine.getCorePoolSize() + "]";
+    }
+
+    /**
+     * Settings for a {@link WheelTimer}. Defaults: one worker, a 1 ms tick in the default
+     * {@link WheelShape}, {@link System#nanoTime()}, non-daemon threads, no bound on pending
+     * timeouts, tasks run on the worker.
+     */
+    public static final class Builder {
+        private final WheelScheduledExecutor.Builder engine = WheelScheduledExecutor.builder().workers(1);
+        private long maxPendingTimeouts;
+        private Executor taskExecutor;
+
+        private Builder() {
+            engine.threadNamePrefix("wheel-timer-worker-");
+        }
+
+        /** @throws IllegalArgumentException if {@code workers < 1} */
+        public Builder workers(int workers) {
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be positive: " + workers);
+            }
+            engine.workers(workers);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#tick */
+        public Builder tick(long tick, TimeUnit unit) {
+            engine.tick(tick, unit);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#shape */
+        public Builder shape(WheelShape shape) {
+            engine.shape(shape);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#timeSource */
+        public Builder timeSource(TimeSource timeSource) {
+            engine.timeSource(timeSource);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#threadFactory */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            engine.threadFactory(threadFactory);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#daemon */
+        public Builder daemon(boolean daemon) {
+            engine.daemon(daemon);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#threadNamePrefix */
+        public Builder threadNamePrefix(String threadNamePrefix) {
+            engine.threadNamePrefix(threadNamePrefix);
+            return this;
+        }
+
+        /**
+         * The most timeouts that may be pending; {@code newTimeout} beyond it throws
+         * {@link RejectedExecutionException}. 0 or negative: no bound (the default).
+         */
+        public Builder maxPendingTimeouts(long maxPendingTimeouts) {
+            this.maxPendingTimeouts = Math.max(0L, maxPendingTimeouts);
+            return this;
+        }
+
+        /** Runs timer tasks on {@code taskExecutor} instead of the worker. */
+        public Builder taskExecutor(Executor taskExecutor) {
+            this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor");
+            return this;
+        }
+
+        public WheelTimer build() {
+            return new WheelTimer(this);
+        }
+    }
+}
