@@ -149,6 +149,11 @@ public final class WheelTimer implements Timer {
         return maxPendingTimeouts > 0 ? pendingCount.get() : engine.getQueue().size();
     }
 
+    /** The engine; for tests of its idle behaviour. */
+    WheelScheduledExecutor engine() {
+        return engine;
+    }
+
     // ---------------------------------------------------------------------------------------
     // Called by WheelTimeout.
 
