@@ -104,17 +104,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** Hands a NEW task to the wheel and wakes the leader if the task is its new first event. */
     void enqueue(WheelTask task) {
-        if (lockedSubmission) {
-            lock.lock();
-            try {
-                drainInbox();
-                apply(task);
-            } finally {
-                lock.unlock();
-            }
-        } else {
-            inbox.offer(task);
-        }
+        submit(task);
         if (task.deadline() < parkedUntil) {
             LockSupport.unpark(parkedLeader);
         }
@@ -123,18 +113,23 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** Unlinks a task that was just cancelled, at once or within a batch ([2]). */
     void cancelled(WheelTask task) {
-        if (lockedSubmission) {
-            lock.lock();
-            try {
-                drainInbox();
-                apply(task);
-            } finally {
-                lock.unlock();
-            }
+        submit(task);
+        maybeDrainBatch();
+    }
+
+    /** Passes a task whose state changed to the wheel: through the inbox, or under the lock. */
+    private void submit(WheelTask task) {
+        if (!lockedSubmission) {
+            inbox.offer(task);
             return;
         }
-        inbox.offer(task);
-        maybeDrainBatch();
+        lock.lock();
+        try {
+            drainInbox();
+            apply(task);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void maybeDrainBatch() {
