@@ -1,90 +1,103 @@
 package io.github.timingwheel.examples;
 
-import io.github.timingwheel.core.TimeSource;
-import io.github.timingwheel.core.TimerNode;
-import io.github.timingwheel.core.TimingWheel;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import io.github.timingwheel.examples.ReportTable.Column;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * The core wheel driven by one thread: arms a million short timers, cancels most of them (as
- * completed requests cancel their timeouts), and fires the rest, parking exactly until the
- * next event. Prints how late the fired timers were and whether any fired early.
+ * The main demo, "a million short timers": the network-timeout pattern played on our
+ * {@code WheelScheduledExecutor}, the JDK's {@code ScheduledThreadPoolExecutor} and Netty's
+ * {@code HashedWheelTimer} (with its default 100 ms tick, and with a 1 ms tick) in one run,
+ * then a table side by side: throughput, lateness, early firings, pending, heap per timer and
+ * CPU while idle.
  *
- * <p>Run: {@code java -jar examples/target/examples.jar [timers] [cancelPercent]}
+ * <p>Run: {@code java -jar examples/target/examples.jar [--help]}
+ *
+ * <p>For each scheduler, in turn, each step on a new instance of it: a warm-up run of a fifth of
+ * the timers, not reported (so that the JIT has compiled the hot paths of this scheduler before
+ * it is measured; "name*" in the progress line); a run flat out, for the throughput of
+ * schedule and cancel; a run paced at {@code --rate},
+ * for everything else ({@link Workload}), then the CPU it uses while idle; the heap per pending
+ * timer ({@link Measurements}). Lateness is measured at a pace the machine can keep, since on
+ * a saturated CPU it measures the operating system's scheduler rather than ours.
  */
 public final class Demo {
-
-    private static final class Timeout extends TimerNode {
-        final long deadlineNanos;
-
-        Timeout(long deadlineNanos) {
-            this.deadlineNanos = deadlineNanos;
-        }
-    }
 
     private Demo() {
     }
 
     public static void main(String[] args) {
-        int timers = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        int cancelPercent = args.length > 1 ? Integer.parseInt(args[1]) : 90;
-        TimeSource clock = TimeSource.system();
-        TimingWheel<Timeout> wheel = new TimingWheel<>(clock.nanoTime());
-        SplittableRandom random = new SplittableRandom(42);
-
-        long armStart = clock.nanoTime();
-        long cancelled = 0;
-        Firings stats = new Firings();
-        for (int i = 0; i < timers; i++) {
-            long now = clock.nanoTime();
-            long delay = TimeUnit.MILLISECONDS.toNanos(random.nextInt(1, 51));
-            Timeout timeout = new Timeout(now + delay);
-            wheel.schedule(timeout, wheel.deadlineAfter(now, delay));
-            if (random.nextInt(100) < cancelPercent && wheel.cancel(timeout)) {
-                cancelled++;
-            }
-            if ((i & 1023) == 0) {
-                stats.fireDue(wheel, clock); // one thread arms and fires, as an event loop does
-            }
-        }
-        long armNanos = clock.nanoTime() - armStart;
-        System.out.printf("armed %,d timers and cancelled %,d in %d ms (%,.0f schedule+cancel per second)%n",
-                timers, cancelled, TimeUnit.NANOSECONDS.toMillis(armNanos), timers * 1e9 / armNanos);
-
-        while (!wheel.isEmpty()) {
-            stats.fireDue(wheel, clock);
-            long park = wheel.nanosUntilNextEvent(clock.nanoTime());
-            if (park > 0 && park != Long.MAX_VALUE) {
-                LockSupport.parkNanos(park);
-            }
-        }
-        System.out.printf("fired %,d timers: early %d, mean lateness %,d us, max lateness %,d us%n",
-                stats.fired, stats.early, TimeUnit.NANOSECONDS.toMicros(stats.meanLateNanos()),
-                TimeUnit.NANOSECONDS.toMicros(stats.maxLateNanos));
+        System.exit(run(args, System.out, System.err, Progress.stdoutIsTerminal()));
     }
 
-    /** Fires what is due and records how late each timer fired. */
-    private static final class Firings {
-        long fired;
-        long early;
-        long maxLateNanos;
-        long totalLateNanos;
+    /** Runs the demo with plain progress lines; returns the exit code. */
+    public static int run(String[] args, PrintStream out) {
+        return run(args, out, out, false);
+    }
 
-        void fireDue(TimingWheel<Timeout> wheel, TimeSource clock) {
-            Timeout due;
-            while ((due = wheel.poll(clock.nanoTime())) != null) {
-                long late = clock.nanoTime() - due.deadlineNanos;
-                fired++;
-                early += late < 0 ? 1 : 0;
-                maxLateNanos = Math.max(maxLateNanos, late);
-                totalLateNanos += late;
-            }
+    static int run(String[] args, PrintStream out, PrintStream err, boolean terminal) {
+        DemoOptions options = new DemoOptions();
+        int exit = CommandLine.parseOrExit(args, options::set, DemoOptions.USAGE, out, err);
+        if (exit >= 0) {
+            return exit;
         }
+        printIntro(options, out);
+        Progress progress = terminal ? Progress.bar(out) : Progress.lines(out);
+        List<Column> columns = new ArrayList<>();
+        for (Contender contender : options.contenders) {
+            columns.add(measure(contender, options, progress));
+        }
+        out.println();
+        ReportTable.print(columns, options, out);
+        return 0;
+    }
 
-        long meanLateNanos() {
-            return fired == 0 ? 0 : totalLateNanos / fired;
+    private static Column measure(Contender contender, DemoOptions options, Progress progress) {
+        Workload workload = new Workload(options);
+        String name = contender.title;
+        try (Subject<?> subject = contender.start(options.workers)) {
+            workload.run(subject, Math.max(1, options.timers / 5), 0, progress, name + "*");
         }
+        Workload.Result flatOut;
+        try (Subject<?> subject = contender.start(options.workers)) {
+            flatOut = workload.run(subject, options.timers, 0, progress, name);
+        }
+        Workload.Result paced;
+        long idleCpuNanos;
+        try (Subject<?> subject = contender.start(options.workers)) {
+            paced = workload.run(subject, options.timers, options.rate, progress, name);
+            progress.status(name, "measuring CPU while idle");
+            idleCpuNanos = Measurements.idleCpuNanos(subject, options.idleNanos);
+        }
+        double bytes;
+        try (Subject<?> subject = contender.start(options.workers)) {
+            progress.status(name, "measuring heap per pending timer");
+            bytes = Measurements.bytesPerPendingTimer(subject, options.footprintTimers, options.seed);
+        }
+        progress.done(name, String.format("flat out %s, paced %s: %,d fired, %,d early",
+                Durations.format(flatOut.elapsedNanos()), Durations.format(paced.elapsedNanos()),
+                paced.fired(), paced.early()));
+        return new Column(name, flatOut.callsPerSecond(), paced, idleCpuNanos, options.idleNanos, bytes);
+    }
+
+    private static void printIntro(DemoOptions options, PrintStream out) {
+        Runtime runtime = Runtime.getRuntime();
+        out.printf("A million short timers: the network-timeout pattern on %s.%n",
+                options.contenders.stream().map(c -> c.title).collect(Collectors.joining(", ")));
+        out.printf("  %d producer threads arm %,d timers on each, once flat out and once at %s timers/s:%n",
+                options.producers, options.timers, options.rate == 0 ? "as many" : String.format("%,d", options.rate));
+        out.printf("  %d%% short (%s), %d%% request timeouts (%s). %d%% are cancelled before they%n",
+                100 - options.longPercent, options.shortDelay, options.longPercent, options.longDelay,
+                options.cancelPercent);
+        out.println("  fire, as replies come in; of the rest, short ones fire and request timeouts are");
+        out.println("  cancelled when the producers are done.");
+        out.println("  wheel = WheelScheduledExecutor (this project), STPE = ScheduledThreadPoolExecutor (JDK),");
+        out.println("  HWT = Netty's HashedWheelTimer with the tick shown, WheelTimer = ours as a Netty Timer;");
+        out.println("  each as a user makes it, with default settings.");
+        out.printf("  Executors run %d worker thread%s; HWT has one. Machine: %d CPUs, Java %s, max heap %.1f GB.%n%n",
+                options.workers, options.workers == 1 ? "" : "s", runtime.availableProcessors(),
+                System.getProperty("java.version"), runtime.maxMemory() / 1e9);
     }
 }

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -40,8 +41,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     lock-free multi-producer queue (JCTools). Every lock holder first drains the inbox
      *     into the wheel: a NEW task not in the wheel is inserted, a cancelled task in the wheel
      *     is unlinked. A producer that sees the inbox hold DRAIN_BATCH or more tasks drains it
-     *     itself if tryLock succeeds, so cancelled tasks are released within a bounded batch
-     *     even while the leader sleeps for a long time.
+     *     itself if tryLock succeeds (it looks on a random 1 in DRAIN_CHECK_ODDS calls), so
+     *     cancelled tasks are released within a batch of about DRAIN_BATCH even while the
+     *     leader sleeps for a long time.
      * [3] Leader/followers (Schmidt et al.; DelayedWorkQueue's 'leader'). One waiting worker is
      *     the leader: it parks (LockSupport, without the lock) until the wheel's next event.
      *     The others wait untimed on 'followers'. A worker that leaves take() while no one
@@ -59,6 +61,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** Inbox size at which a producer tries to drain it itself ([2]). */
     static final int DRAIN_BATCH = 1024;
+    /** A producer checks the inbox's size on about one call in this many (a power of two). */
+    private static final int DRAIN_CHECK_ODDS = 32;
     private static final int INBOX_CHUNK = 1024;
     private static final long NOT_PARKED = Long.MIN_VALUE;
 
@@ -133,7 +137,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     private void maybeDrainBatch() {
-        if (inbox.size() >= DRAIN_BATCH && lock.tryLock()) {
+        // Looking at the inbox's size costs two volatile reads and a loop, so a producer looks
+        // on one call in DRAIN_CHECK_ODDS, drawn from its own ThreadLocalRandom: no shared write,
+        // and the inbox overshoots DRAIN_BATCH by about DRAIN_CHECK_ODDS tasks on average.
+        if ((ThreadLocalRandom.current().nextInt() & (DRAIN_CHECK_ODDS - 1)) == 0
+                && inbox.size() >= DRAIN_BATCH && lock.tryLock()) {
             try {
                 drainInbox();
             } finally {

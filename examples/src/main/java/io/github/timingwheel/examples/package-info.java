@@ -1,0 +1,21 @@
+/**
+ * Small programs a new user runs first; each is also a usage lesson.
+ *
+ * <ul>
+ *   <li>{@link io.github.timingwheel.examples.Demo}: the main demo, "a million short timers",
+ *       on our scheduler, {@code ScheduledThreadPoolExecutor} and Netty's
+ *       {@code HashedWheelTimer} in one run. Its parts: {@code DemoOptions} (the command line),
+ *       {@code Subject} and {@code Contender} (the schedulers under test), {@code Workload} and
+ *       {@code Probe} (the timers), {@code Measurements} (memory and idle CPU),
+ *       {@code Progress} and {@code ReportTable} (the output).
+ *   <li>{@link io.github.timingwheel.examples.NetworkTimeouts}: request deadlines over real
+ *       loopback sockets with Netty.
+ *   <li>{@link io.github.timingwheel.examples.ReplacingScheduledThreadPool}: the same jobs on
+ *       {@code Executors.newScheduledThreadPool} and on ours.
+ *   <li>{@link io.github.timingwheel.examples.FixedRateVsFixedDelay}: when each run starts.
+ * </ul>
+ *
+ * <p>Each program's {@code main} delegates to a {@code run(String[], PrintStream)} method that
+ * returns the exit code, so that the tests run it in-process and read what it printed.
+ */
+package io.github.timingwheel.examples;

@@ -1,0 +1,108 @@
+package io.github.timingwheel.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the demo in-process with small settings and every scheduler, and reads its table. No
+ * assertion is about speed: only counts, presence and the never-early rule.
+ */
+class DemoTest {
+
+    private static final String[] SMALL = {
+        "--timers", "20000", "--producers", "2", "--rate", "100000",
+        "--short-delay", "1-5ms", "--long-delay", "1s-30s",
+        "--schedulers", "wheel,stpe,hwt-100ms,hwt-1ms,wheel-timer",
+        "--footprint-timers", "20000", "--idle", "100ms",
+    };
+
+    private static final List<String> COLUMNS = List.of("wheel", "STPE", "HWT 100ms", "HWT 1ms", "WheelTimer");
+
+    @Test
+    void smallRun_printsTheTableWithCountsThatAddUp() {
+        Captured run = Captured.run(Demo::run, SMALL);
+
+        assertThat(run.exitCode()).as(run.text()).isZero();
+        Map<String, List<String>> table = table(run);
+        assertThat(table.get("header")).containsExactlyElementsOf(COLUMNS);
+        assertThat(table).containsKeys("schedule+cancel calls/s", "late by, p50", "late by, p99",
+                "late by, p99.9", "late by, max", "peak pending (sampled)", "heap per pending timer",
+                "CPU used while idle");
+        assertThat(table).doesNotContainKey("neither (lost!)");
+        for (int column = 0; column < COLUMNS.size(); column++) {
+            long armed = count(table, "timers armed", column);
+            long cancelled = count(table, "cancelled before firing", column);
+            long fired = count(table, "fired", column);
+            long cancelledAtEnd = count(table, "cancelled at the end", column);
+            assertThat(armed).as(COLUMNS.get(column)).isEqualTo(20_000);
+            assertThat(cancelled + fired + cancelledAtEnd).as(COLUMNS.get(column)).isEqualTo(armed);
+            assertThat(cancelled).as(COLUMNS.get(column)).isPositive();
+            assertThat(fired).as(COLUMNS.get(column)).isPositive();
+            assertThat(table.get("late by, p50").get(column)).as(COLUMNS.get(column)).isNotEqualTo("-");
+        }
+        assertThat(count(table, "fired early", 0)).as("wheel never fires early").isZero();
+        assertThat(count(table, "fired early", 4)).as("WheelTimer never fires early").isZero();
+        assertThat(run.text()).contains("late by: from each timer's own deadline");
+    }
+
+    @Test
+    void help_printsUsageAndExitsZero() {
+        Captured run = Captured.run(Demo::run, "--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.text()).contains("Usage:", "--timers", "--producers", "--short-delay", "--long-delay",
+                "--cancel-percent", "--schedulers");
+    }
+
+    @Test
+    void badOptions_nameTheOptionAndExitTwo() {
+        assertThat(Captured.run(Demo::run, "--timers", "many"))
+                .satisfies(run -> assertThat(run.exitCode()).isEqualTo(2))
+                .satisfies(run -> assertThat(run.text()).contains("--timers", "'many'"));
+        assertThat(Captured.run(Demo::run, "--schedulers", "wheel,cron").text())
+                .contains("--schedulers", "'cron'");
+        assertThat(Captured.run(Demo::run, "--short-delay", "50-1ms").text()).contains("--short-delay");
+        assertThat(Captured.run(Demo::run, "--cancel-percent", "101").text()).contains("--cancel-percent");
+        assertThat(Captured.run(Demo::run, "--idle", "1").text()).contains("--idle", "unit");
+        assertThat(Captured.run(Demo::run, "--frobnicate", "1").text()).contains("unknown option --frobnicate");
+        assertThat(Captured.run(Demo::run, "--timers").text()).contains("--timers: missing value");
+        assertThat(Captured.run(Demo::run, "--producers", "0").exitCode()).isEqualTo(2);
+    }
+
+    /**
+     * The table's rows by label (trimmed), each a list of cells; "header" holds the column
+     * titles. Cells are at least three blanks apart, labels have single blanks.
+     */
+    private static Map<String, List<String>> table(Captured run) {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        List<String> lines = run.lines();
+        int header = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).trim().startsWith(COLUMNS.get(0) + " ") && lines.get(i).contains(COLUMNS.get(1))) {
+                header = i;
+            }
+        }
+        assertThat(header).as(run.text()).isNotNegative();
+        rows.put("header", Arrays.asList(lines.get(header).trim().split("\\s{3,}")));
+        for (String line : lines.subList(header + 1, lines.size())) {
+            if (line.isBlank()) {
+                break;
+            }
+            String[] cells = line.trim().split("\\s{3,}");
+            if (cells.length > 1) {
+                rows.put(cells[0], Arrays.asList(cells).subList(1, cells.length));
+            }
+        }
+        return rows;
+    }
+
+    private static long count(Map<String, List<String>> table, String row, int column) {
+        assertThat(table).containsKey(row);
+        return Long.parseLong(table.get(row).get(column).replace(",", ""));
+    }
+}
