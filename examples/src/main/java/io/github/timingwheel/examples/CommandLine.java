@@ -65,6 +65,30 @@ final class CommandLine {
      *
      * @return -1 to go on, or the exit code to return: 0 after {@code --help}, 2 after an error
      */
+    /** The body of an example, run once its options are parsed. */
+    interface Play {
+        void play(PrintStream out) throws InterruptedException;
+    }
+
+    /**
+     * Parses the options into {@code setter}, then plays the example; the exit code is 0 after
+     * {@code --help} or a completed run, {@link #USAGE_ERROR} after a bad option, 1 if
+     * interrupted.
+     */
+    static int runExample(String[] args, PrintStream out, String usage, Setter setter, Play play) {
+        int exit = parseOrExit(args, setter, usage, out, out);
+        if (exit >= 0) {
+            return exit;
+        }
+        try {
+            play.play(out);
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
     static int parseOrExit(String[] args, Setter setter, String usage, PrintStream out, PrintStream err) {
         try {
             if (parse(args, setter)) {

@@ -51,17 +51,7 @@ public final class FixedRateVsFixedDelay {
     /** Runs the example; returns the exit code. */
     public static int run(String[] args, PrintStream out) {
         FixedRateVsFixedDelay example = new FixedRateVsFixedDelay();
-        int exit = CommandLine.parseOrExit(args, example::set, USAGE, out, out);
-        if (exit >= 0) {
-            return exit;
-        }
-        try {
-            example.play(out);
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 1;
-        }
+        return CommandLine.runExample(args, out, USAGE, example::set, example::play);
     }
 
     private void set(String name, String value) throws UsageException {
