@@ -296,7 +296,9 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         volatile Waiter next;
     }
 
+    /** Runs once per task, when it completes in any way (normal, failed or cancelled). */
     private void finishCompletion() {
+        owner.taskFinished();
         for (Waiter q; (q = waiters) != null; ) {
             if (WAITERS.weakCompareAndSet(this, q, null)) {
                 for (; q != null; q = q.next) {

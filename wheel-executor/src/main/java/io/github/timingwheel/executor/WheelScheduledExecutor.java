@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link ScheduledExecutorService} on a hierarchical timing wheel, built as the JDK builds
@@ -84,6 +85,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private volatile boolean removeOnCancel = true;
     /** Set by shutdownNow before the pool reaches STOP; the JDK's isStopped is not public. */
     private volatile boolean stopped;
+    /** Bound on accepted tasks not yet finished, or 0 for none. */
+    private final long maxPendingTasks;
+    /** Accepted tasks not yet finished; counted only when bounded (a shared write per task). */
+    private final AtomicLong pendingTasks = new AtomicLong();
 
     /**
      * Creates an executor with {@code corePoolSize} workers, the default thread factory and the
@@ -136,6 +141,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         this.queue = (WheelWorkQueue) super.getQueue();
         this.taskExecutor = builder.taskExecutor;
         this.removeOnCancel = builder.removeOnCancel;
+        this.maxPendingTasks = builder.maxPendingTasks;
     }
 
     /**
@@ -254,6 +260,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             getRejectedExecutionHandler().rejectedExecution(decorated, this);
             return decorated;
         }
+        reservePending();
         queue.enqueue(task);
         // Re-check: a shutdown may have come between the check above and the enqueue; then a
         // task that no worker can take is cancelled rather than stranded.
@@ -276,6 +283,25 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         queue.enqueue(task);
         // As in delayedExecute; a task that shutdownNow already took is in its list: accepted.
         return !((isShutdown() || !ensureWorker()) && remove(task));
+    }
+
+    /**
+     * Counts an accepted task against the bound. Past it, throws rather than asking the
+     * rejection handler: CallerRunsPolicy would run a delayed task early.
+     */
+    private void reservePending() {
+        if (maxPendingTasks > 0L && pendingTasks.incrementAndGet() > maxPendingTasks) {
+            pendingTasks.decrementAndGet();
+            throw new RejectedExecutionException("Number of pending tasks is greater than the "
+                    + "maximum allowed (" + maxPendingTasks + ")");
+        }
+    }
+
+    /** Called once by each task when it completes, fails or is cancelled. */
+    void taskFinished() {
+        if (maxPendingTasks > 0L) {
+            pendingTasks.decrementAndGet();
+        }
     }
 
     /** Puts a periodic task back after a run, unless the executor's state forbids it. */
@@ -492,6 +518,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private Executor taskExecutor;
         private boolean removeOnCancel = true;
         private boolean lockedSubmission;
+        private long maxPendingTasks;
 
         private Builder() {
         }
@@ -579,6 +606,17 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          */
         public Builder lockedSubmission(boolean lockedSubmission) {
             this.lockedSubmission = lockedSubmission;
+            return this;
+        }
+
+        /**
+         * The most tasks that may be accepted and not yet finished (a periodic task counts until
+         * it is cancelled or fails); past it, {@code schedule}, {@code execute} and
+         * {@code submit} throw {@link RejectedExecutionException}, so that a flood of timers
+         * fails cleanly before the heap does. 0 or negative: no bound (the default).
+         */
+        public Builder maxPendingTasks(long maxPendingTasks) {
+            this.maxPendingTasks = Math.max(0L, maxPendingTasks);
             return this;
         }
 

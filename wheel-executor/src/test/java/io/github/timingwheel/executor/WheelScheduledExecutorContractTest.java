@@ -2,15 +2,18 @@ package io.github.timingwheel.executor;
 
 import static io.github.timingwheel.executor.ExecutorTesting.LATE_SLACK_NANOS;
 import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.get;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.timingwheel.core.WheelShape;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -129,5 +132,32 @@ class WheelScheduledExecutorContractTest extends ScheduledExecutorContractTest {
                     .isGreaterThanOrEqualTo(delays[i])
                     .isLessThan(delays[i] + LATE_SLACK_NANOS);
         }
+    }
+
+    /** A bound on pending tasks rejects cleanly, and a finished or cancelled task frees its place. */
+    @Test
+    void maxPendingTasks_rejectsPastTheBound_andFreesAPlaceWhenATaskFinishes() throws Exception {
+        WheelScheduledExecutor executor = (WheelScheduledExecutor) track(
+                WheelScheduledExecutor.builder().workers(1).maxPendingTasks(2).build());
+        ScheduledFuture<?> first = executor.schedule(NOOP, 1L, MINUTES);
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(NOOP, 1L, 1L, MINUTES);
+
+        assertThatThrownBy(() -> executor.schedule(NOOP, 1L, MINUTES))
+                .isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("2");
+        assertThatThrownBy(() -> executor.execute(NOOP))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertThat(executor.getQueue()).hasSize(2);
+
+        assertThat(first.cancel(false)).isTrue();
+        get(executor.submit(NOOP)); // takes the freed place, runs, and gives it back
+        ScheduledFuture<?> next = executor.schedule(NOOP, 1L, MINUTES);
+        assertThatThrownBy(() -> executor.schedule(NOOP, 1L, MINUTES))
+                .isInstanceOf(RejectedExecutionException.class);
+
+        assertThat(periodic.cancel(false)).isTrue();
+        assertThat(next.cancel(false)).isTrue();
+        get(executor.submit(NOOP));
+        get(executor.submit(NOOP));
     }
 }
