@@ -34,8 +34,9 @@ import org.openjdk.jol.info.ClassLayout;
  * <ul>
  *   <li>{@code System.gc()} must not be disabled ({@code -XX:+DisableExplicitGC}) and must be a
  *       full collection (the default for G1, Parallel and Serial).
- *   <li>At 1 thousand tasks the difference is a few tens of kilobytes, within the noise of one
- *       heap region's bookkeeping, so that row is rough; 1 and 10 million are the figures.
+ *   <li>A reading can be off by a few hundred kilobytes (collector bookkeeping), a fraction of
+ *       a byte per task at 1 million and more. A silent first round keeps one-time allocations
+ *       (class initialisation, the first string concatenation) out of the measured rounds.
  *   <li>The sizes depend on the JVM's object layout (compressed references, header size):
  *       the JOL layouts printed first say which one applies.
  * </ul>
@@ -72,12 +73,15 @@ public final class RetainedBytes {
 
         System.out.printf("%12s %16s %16s %16s %18s%n", "pending", "retained bytes",
                 "bytes/task", "beyond the Task", "after cancel/task");
+        // A silent first round, so that one-time allocations (class initialisation, the first
+        // string concatenation's bootstrap) do not land between a baseline and its reading.
+        measure(COUNTS[0], taskSize, false);
         for (int count : COUNTS) {
-            measure(count, taskSize);
+            measure(count, taskSize, true);
         }
     }
 
-    private static void measure(int count, long taskSize) {
+    private static void measure(int count, long taskSize, boolean print) {
         SplittableRandom random = new SplittableRandom(42);
         long minDelay = TimeUnit.MINUTES.toNanos(1);
         long maxDelay = TimeUnit.MINUTES.toNanos(60);
@@ -92,20 +96,28 @@ public final class RetainedBytes {
             wheel.schedule(task, random.nextLong(minDelay, maxDelay + 1));
         }
         long filled = usedAfterGc();
-        check(wheel.size() == count, "size after fill: " + wheel.size());
+        if (wheel.size() != count) {
+            throw new IllegalStateException("size after fill: " + wheel.size());
+        }
 
         for (Task task : tasks) {
-            check(wheel.cancel(task), "cancel failed");
+            if (!wheel.cancel(task)) {
+                throw new IllegalStateException("cancel failed: " + task);
+            }
         }
         Arrays.fill(tasks, null);
         long cancelled = usedAfterGc();
-        check(wheel.isEmpty(), "size after cancel: " + wheel.size());
-
+        if (!wheel.isEmpty()) {
+            throw new IllegalStateException("size after cancel: " + wheel.size());
+        }
+        Reference.reachabilityFence(wheel);
+        Reference.reachabilityFence(tasks);
+        if (!print) {
+            return;
+        }
         double perTask = (double) (filled - baseline) / count;
         System.out.printf("%,12d %,16d %16.2f %16.2f %18.3f%n", count, filled - baseline, perTask,
                 perTask - taskSize, (double) (cancelled - baseline) / count);
-        Reference.reachabilityFence(wheel);
-        Reference.reachabilityFence(tasks);
     }
 
     /** Heap in use after System.gc(), repeated until two readings agree (at most 10 times). */
@@ -120,12 +132,6 @@ public final class RetainedBytes {
             previous = used;
         }
         return previous;
-    }
-
-    private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new IllegalStateException(message);
-        }
     }
 
     private static void describeJvm() {
