@@ -4,90 +4,81 @@ import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
- * How late timers fire: one producer arms {@code rate} timers per second, with delays drawn
- * uniformly from [minMs, maxMs] (plus a random sub-millisecond part), for {@code seconds}; each
- * timer records {@code System.nanoTime()} at start minus its own deadline into an HdrHistogram.
- * Negative lateness counts as early. Nothing is cancelled.
- *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * io.github.timingwheel.benchmarks.scenarios.Lateness [rate] [seconds] [minMs] [maxMs] [subject...]}
- * (default 100000 per second for 5 s at 1 to 50 ms, every subject).
+ * How late timers fire under a steady stream: one producer arms {@code rate} timers per second
+ * for {@code seconds}, with delays drawn uniformly from [minMs, maxMs + 1) ms; each timer records
+ * its start minus its deadline. Nothing is cancelled. The producer paces itself by parking
+ * when it is more than 20 µs ahead, so it leaves the CPU to the workers.
  */
-public final class Lateness {
+final class Lateness implements Scenario {
 
-    private Lateness() {
+    static final Column FIRED = Column.higher("fired", 0);
+    static final Column P50 = Column.lower("p50 us", 0);
+    static final Column P99 = Column.lower("p99 us", 0);
+    static final Column P999 = Column.lower("p99.9 us", 0);
+    static final Column MAX = Column.lower("max us", 0);
+    static final Column EARLY = Column.lower("early", 0);
+
+    private final int rate;
+    private final int seconds;
+    private final int minMs;
+    private final int maxMs;
+
+    Lateness(int rate, int seconds, int minMs, int maxMs) {
+        this.rate = rate;
+        this.seconds = seconds;
+        this.minMs = minMs;
+        this.maxMs = maxMs;
     }
 
-    public static void main(String[] args) throws Exception {
-        int rate = args.length > 0 ? Integer.parseInt(args[0].replace("_", "")) : 100_000;
-        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        int minMs = args.length > 2 ? Integer.parseInt(args[2]) : 1;
-        int maxMs = args.length > 3 ? Integer.parseInt(args[3]) : 50;
-        List<String> names = args.length > 4 ? List.of(args).subList(4, args.length) : TimerSubject.NAMES;
-        System.out.printf("%d timers/s for %d s, delays %d to %d ms%n", rate, seconds, minMs, maxMs);
-        System.out.printf("%-22s %10s %10s %10s %10s %10s %8s%n", "subject", "fired", "p50 us",
-                "p99 us", "p99.9 us", "max us", "early");
-        for (String name : names) {
-            run(name, rate, seconds, minMs, maxMs);
-        }
+    @Override
+    public String name() {
+        return "lateness";
     }
 
-    /** A timer that knows its own deadline and records how late it started. */
-    private static final class Probe extends TimerSubject.Task {
-        private final long deadline;
-        private final Recorder lateness;
-        private final LongAdder early;
-
-        Probe(long deadline, Recorder lateness, LongAdder early) {
-            this.deadline = deadline;
-            this.lateness = lateness;
-            this.early = early;
-        }
-
-        @Override
-        public void run() {
-            long late = System.nanoTime() - deadline;
-            if (late < 0) {
-                early.increment();
-            } else {
-                lateness.recordValue(late);
-            }
-        }
+    @Override
+    public String description() {
+        return String.format("%,d timers/s for %d s from one thread, delays %d to %d ms, none cancelled;"
+                + " how late each started (µs)", rate, seconds, minMs, maxMs);
     }
 
-    private static void run(String name, int rate, int seconds, int minMs, int maxMs)
-            throws InterruptedException {
-        Recorder lateness = new Recorder(3);
-        LongAdder early = new LongAdder();
+    @Override
+    public List<Column> columns() {
+        return List.of(FIRED, P50, P99, P999, MAX, EARLY);
+    }
+
+    @Override
+    public void run(String subject, boolean warmUp, Results results) throws Exception {
+        LatenessProbe.Sink sink = new LatenessProbe.Sink();
         SplittableRandom random = new SplittableRandom(7);
         long minNanos = TimeUnit.MILLISECONDS.toNanos(minMs);
-        long maxNanos = TimeUnit.MILLISECONDS.toNanos(maxMs) + TimeUnit.MILLISECONDS.toNanos(1);
-        try (TimerSubject timers = TimerSubject.create(name)) {
+        long maxNanos = TimeUnit.MILLISECONDS.toNanos(maxMs + 1);
+        long total = (long) rate * (warmUp ? 1 : seconds);
+        try (TimerSubject timers = TimerSubject.create(subject)) {
             long interval = TimeUnit.SECONDS.toNanos(1) / rate;
             long start = System.nanoTime();
-            long total = (long) rate * seconds;
             for (long i = 0; i < total; i++) {
-                long due = start + i * interval;
-                long wait = due - System.nanoTime();
+                long wait = start + i * interval - System.nanoTime();
                 if (wait > 20_000) {
                     LockSupport.parkNanos(wait);
                 }
                 long delay = random.nextLong(minNanos, maxNanos);
-                long now = System.nanoTime();
-                timers.arm(new Probe(now + delay, lateness, early), delay);
+                timers.arm(new LatenessProbe(System.nanoTime() + delay, sink), delay);
             }
-            Thread.sleep(maxMs + 500L); // let the last timers fire
-            Histogram histogram = lateness.getIntervalHistogram();
-            System.out.printf("%-22s %,10d %,10.0f %,10.0f %,10.0f %,10.0f %8d%n", name,
-                    histogram.getTotalCount() + early.sum(),
-                    histogram.getValueAtPercentile(50) / 1e3, histogram.getValueAtPercentile(99) / 1e3,
-                    histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3, early.sum());
+            Waiting.until(() -> sink.fired.sum() >= total, maxMs + 2_000L);
         }
+        if (warmUp) {
+            return;
+        }
+        Histogram late = sink.lateness.getIntervalHistogram();
+        results.record(subject, FIRED, sink.fired.sum());
+        results.record(subject, P50, late.getValueAtPercentile(50) / 1e3);
+        results.record(subject, P99, late.getValueAtPercentile(99) / 1e3);
+        results.record(subject, P999, late.getValueAtPercentile(99.9) / 1e3);
+        results.record(subject, MAX, late.getMaxValue() / 1e3);
+        results.record(subject, EARLY, sink.early.sum());
     }
 }

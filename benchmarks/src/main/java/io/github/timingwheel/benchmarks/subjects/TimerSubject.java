@@ -7,6 +7,7 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -40,6 +41,14 @@ public abstract class TimerSubject implements AutoCloseable {
 
     /** Cancels a handle from {@link #arm}; true if the timer was pending. */
     public abstract boolean cancel(Object handle);
+
+    /**
+     * Runs {@code task} after {@code initialDelayNanos} and then at a fixed rate until the
+     * subject closes: {@code scheduleAtFixedRate} for an executor; for a Netty {@code Timer},
+     * which has no periodic timeouts, the task re-arms itself for its next ideal time, as a
+     * Netty user would write it.
+     */
+    public abstract void armAtFixedRate(Task task, long initialDelayNanos, long periodNanos);
 
     @Override
     public abstract void close();
@@ -112,6 +121,11 @@ public abstract class TimerSubject implements AutoCloseable {
         }
 
         @Override
+        public void armAtFixedRate(Task task, long initialDelayNanos, long periodNanos) {
+            executor.scheduleAtFixedRate(task, initialDelayNanos, periodNanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
         public void close() {
             executor.shutdownNow();
             try {
@@ -141,8 +155,39 @@ public abstract class TimerSubject implements AutoCloseable {
         }
 
         @Override
+        public void armAtFixedRate(Task task, long initialDelayNanos, long periodNanos) {
+            timer.newTimeout(new FixedRate(task, System.nanoTime() + initialDelayNanos, periodNanos),
+                    initialDelayNanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
         public void close() {
             timer.stop();
+        }
+    }
+
+    /** A Netty timer task that re-arms itself for {@code first + n * period}, skipping nothing. */
+    private static final class FixedRate implements TimerTask {
+        private final Task task;
+        private final long period;
+        /** The ideal start of the next run, in System.nanoTime(); touched only by the runs. */
+        private long next;
+
+        FixedRate(Task task, long first, long period) {
+            this.task = task;
+            this.next = first;
+            this.period = period;
+        }
+
+        @Override
+        public void run(Timeout timeout) {
+            task.run();
+            next += period;
+            try {
+                timeout.timer().newTimeout(this, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (IllegalStateException | RejectedExecutionException stopped) {
+                // the timer is stopping: the series ends here
+            }
         }
     }
 }

@@ -1,0 +1,87 @@
+package io.github.timingwheel.benchmarks.scenarios;
+
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Many timers expiring together: {@code count} timers, armed from one thread in random order,
+ * whose deadlines fall uniformly in one window of {@code windowMs} that opens {@code leadMs}
+ * after the first is armed. Reports how long arming took, how long after the window opened the
+ * last one fired (equal to the window when the subject keeps pace), the firing rate over that
+ * span, and lateness.
+ */
+final class Burst implements Scenario {
+
+    static final Column ARM_MS = Column.lower("arming ms", 0);
+    static final Column FIRED = Column.higher("fired", 0);
+    static final Column SPAN_MS = Column.lower("last fired at ms", 0);
+    static final Column RATE = Column.higher("fired/s", 0);
+    static final Column P50 = Column.lower("p50 us", 0);
+    static final Column P99 = Column.lower("p99 us", 0);
+    static final Column MAX = Column.lower("max us", 0);
+
+    private final int count;
+    private final int windowMs;
+    private final int leadMs;
+
+    Burst(int count, int windowMs, int leadMs) {
+        this.count = count;
+        this.windowMs = windowMs;
+        this.leadMs = leadMs;
+    }
+
+    @Override
+    public String name() {
+        return "burst";
+    }
+
+    @Override
+    public String description() {
+        return String.format("%,d timers due in one %d ms window that opens %d ms after arming starts", count,
+                windowMs, leadMs);
+    }
+
+    @Override
+    public List<Column> columns() {
+        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX);
+    }
+
+    @Override
+    public void run(String subject, boolean warmUp, Results results) throws Exception {
+        int timers = warmUp ? count / 10 : count;
+        LatenessProbe.Sink sink = new LatenessProbe.Sink();
+        SplittableRandom random = new SplittableRandom(11);
+        long window = TimeUnit.MILLISECONDS.toNanos(windowMs);
+        long[] offsets = new long[timers];
+        for (int i = 0; i < timers; i++) {
+            offsets[i] = random.nextLong(window);
+        }
+        long armingNanos;
+        long opensAt;
+        try (TimerSubject subjectTimers = TimerSubject.create(subject)) {
+            long start = System.nanoTime();
+            opensAt = start + TimeUnit.MILLISECONDS.toNanos(leadMs);
+            for (int i = 0; i < timers; i++) {
+                long deadline = opensAt + offsets[i];
+                subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
+            }
+            armingNanos = System.nanoTime() - start;
+            Waiting.until(() -> sink.fired.sum() >= timers, leadMs + windowMs + 60_000L);
+        }
+        if (warmUp) {
+            return;
+        }
+        Histogram late = sink.lateness.getIntervalHistogram();
+        double span = (sink.lastStart - opensAt) / 1e9;
+        results.record(subject, ARM_MS, armingNanos / 1e6);
+        results.record(subject, FIRED, sink.fired.sum());
+        results.record(subject, SPAN_MS, span * 1e3);
+        results.record(subject, RATE, sink.fired.sum() / span);
+        results.record(subject, P50, late.getValueAtPercentile(50) / 1e3);
+        results.record(subject, P99, late.getValueAtPercentile(99) / 1e3);
+        results.record(subject, MAX, late.getMaxValue() / 1e3);
+    }
+}

@@ -1,0 +1,129 @@
+package io.github.timingwheel.benchmarks.scenarios;
+
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Runs the comparison scenarios and prints one table per scenario: every subject in the same
+ * JVM, taking turns round by round (after one unrecorded warm-up round each), each cell the
+ * median of the rounds with the lowest and highest in brackets, and under each table how
+ * noisy the machine was meanwhile.
+ *
+ * <p>Run: {@code java -Xms8g -Xmx8g -cp benchmarks/target/benchmarks.jar
+ * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
+ * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic, scale
+ * (default: all, in that order). {@code --quick} shrinks every size, to check that the runner
+ * works, not to measure.
+ */
+public final class ScenarioRunner {
+
+    /** The subjects compared by default: ours through both interfaces, the JDK, and Netty twice. */
+    static final List<String> DEFAULT_SUBJECTS =
+            List.of("wheel-executor", "wheel-timer", "jdk-stpe", "netty-hwt-1ms", "netty-hwt-100ms");
+
+    private ScenarioRunner() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = 3;
+        boolean quick = false;
+        List<String> subjects = DEFAULT_SUBJECTS;
+        List<String> chosen = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rounds" -> rounds = Integer.parseInt(value(args, ++i, "--rounds"));
+                case "--subjects" -> subjects = Arrays.asList(value(args, ++i, "--subjects").split(","));
+                case "--quick" -> quick = true;
+                case "-h", "--help" -> {
+                    System.out.println(usage());
+                    return;
+                }
+                default -> chosen.add(args[i]);
+            }
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be at least 1: " + rounds);
+        }
+        for (String subject : subjects) {
+            TimerSubject.create(subject).close(); // fail now on a misspelt name, not after an hour
+        }
+        Map<String, Scenario> scenarios = scenarios(quick);
+        List<Scenario> toRun = new ArrayList<>();
+        for (String name : chosen.isEmpty() ? List.copyOf(scenarios.keySet()) : chosen) {
+            Scenario scenario = scenarios.get(name);
+            if (scenario == null) {
+                throw new IllegalArgumentException("unknown scenario: " + name + "\n" + usage());
+            }
+            toRun.add(scenario);
+        }
+        System.out.println(machine());
+        for (Scenario scenario : toRun) {
+            run(scenario, subjects, rounds);
+        }
+    }
+
+    static Map<String, Scenario> scenarios(boolean quick) {
+        Map<String, Scenario> all = new LinkedHashMap<>();
+        List<Scenario> list = quick
+                ? List.of(new Churn(1024, 1), new Pending(100_000), new Lateness(20_000, 1, 1, 50),
+                        new Burst(100_000, 200, 500), new Periodic(1_000, 10, 1), new Scale(1, 1_000, 100_000))
+                : List.of(new Churn(1024, 5), new Pending(1_000_000, 10_000_000), new Lateness(100_000, 5, 1, 50),
+                        new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
+                        new Scale(3, 1_000, 1_000_000, 10_000_000));
+        list.forEach(s -> all.put(s.name(), s));
+        return all;
+    }
+
+    private static void run(Scenario scenario, List<String> subjects, int rounds) throws Exception {
+        System.out.printf("%n== %s: %s%n   %d rounds after a warm-up round, subjects taking turns;"
+                + " median (lowest..highest)%n", scenario.name(), scenario.description(), rounds);
+        MachineNoise noise = new MachineNoise();
+        noise.sample(3);
+        Results results = new Results(scenario.columns());
+        for (String subject : subjects) {
+            scenario.run(subject, true, results);
+        }
+        for (int round = 1; round <= rounds; round++) {
+            for (String subject : subjects) {
+                scenario.run(subject, false, results);
+            }
+            System.out.printf("   round %d of %d done%n", round, rounds);
+        }
+        noise.sample(3);
+        System.out.print(results.table());
+        System.out.println(noise.summary());
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + usage());
+        }
+        return args[i];
+    }
+
+    private static String usage() {
+        return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale ...] [--rounds N]"
+                + " [--subjects a,b,...] [--quick]\n  subjects: " + String.join(", ", TimerSubject.NAMES)
+                + "\n  default subjects: " + String.join(",", DEFAULT_SUBJECTS);
+    }
+
+    private static String machine() {
+        Runtime runtime = Runtime.getRuntime();
+        String collectors = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(GarbageCollectorMXBean::getName).collect(Collectors.joining(", "));
+        return String.format("%s; %s %s (%s); %s %s, %d CPUs; max heap %,d MB; GC: %s",
+                LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16),
+                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.vendor"), System.getProperty("os.name"), System.getProperty("os.arch"),
+                runtime.availableProcessors(), runtime.maxMemory() >> 20, collectors);
+    }
+}
