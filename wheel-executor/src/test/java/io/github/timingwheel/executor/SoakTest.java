@@ -87,6 +87,7 @@ class SoakTest {
         final LongAdder periodicRuns = new LongAdder();
         final LongAdder thrown = new LongAdder();
         final LongAdder blocked = new LongAdder();
+        final LongAdder claimedBeforeCancel = new LongAdder();
     }
 
     /** A one-shot task body that checks its own start. */
@@ -107,7 +108,10 @@ class SoakTest {
         public void run() {
             long startedAfter = System.nanoTime() - submittedBefore;
             if (cancelReturnedTrue) {
-                violations.add("a one-shot task started after cancel returned true");
+                // Allowed once, as with FutureTask: a worker had claimed the run before
+                // cancel(false) won; the body then starts just after cancel returned. The check
+                // below ("ran twice") bounds it to that one run.
+                counters.claimedBeforeCancel.increment();
             }
             if (!ran.compareAndSet(false, true)) {
                 violations.add("a one-shot task ran twice");
@@ -157,6 +161,8 @@ class SoakTest {
         long previousEnd;
         volatile boolean cancelReturnedTrue;
         long cancelReturnedAt;
+        /** Starts seen after cancel returned true; runs of one task happen-before each other. */
+        int startsAfterCancel;
 
         Periodic(long submittedBefore, long initialDelayNanos, long periodNanos, boolean fixedRate,
                 int throwOnRun) {
@@ -170,8 +176,10 @@ class SoakTest {
         @Override
         public void run() {
             long now = System.nanoTime();
-            if (cancelReturnedTrue) {
-                violations.add("a periodic task started after cancel returned true");
+            if (cancelReturnedTrue && startsAfterCancel++ > 0) {
+                // One start may follow a successful cancel(false): the run a worker had claimed
+                // before the cancel won (FutureTask's behaviour). No later run may start.
+                violations.add("a periodic task started twice after cancel returned true");
             }
             int run = runs.getAndIncrement();
             long earliest = fixedRate || run == 0
@@ -264,11 +272,12 @@ class SoakTest {
             awaitTermination(executor);
             assertThat(violations).as("seed %d", seed).isEmpty();
             System.out.printf("soak: %d s, seed %d: %d one-shot and %d periodic tasks scheduled, %d "
-                            + "cancelled (%d cancels too late), %d one-shot runs, %d periodic runs, %d "
+                            + "cancelled (%d cancels too late, %d won after a worker claimed the run), %d one-shot runs, %d periodic runs, %d "
                             + "thrown, %d blocked; heap after GC %d KiB at 1/3, %d KiB at the end; "
                             + "%d samples collected%n",
                     SECONDS_TO_RUN, seed, scheduled, counters.periodicScheduled.sum(),
-                    counters.cancelled.sum(), counters.cancelsLost.sum(), counters.ran.sum(),
+                    counters.cancelled.sum(), counters.cancelsLost.sum(), counters.claimedBeforeCancel.sum(),
+                    counters.ran.sum(),
                     counters.periodicRuns.sum(), counters.thrown.sum(), counters.blocked.sum(),
                     heapAtOneThird.get() >> 10, heapAtEnd >> 10, samples.size());
         } finally {
