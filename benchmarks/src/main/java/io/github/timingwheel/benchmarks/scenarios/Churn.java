@@ -11,15 +11,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The network-timeout pattern: each producer keeps a ring of {@code ring} live timers with
  * delays of 10 to 30 s; each step cancels the oldest and arms a new one. Pairs per second with
  * one and with two producers ({@code seconds} each, after as long again of warm-up within the
- * round), then the heap retained after a full GC with the rings still live, minus the heap
- * before the subject was created: what the subject holds for 2 x {@code ring} live timers and
- * whatever it still keeps of the cancelled ones.
+ * round); then every ring timer is cancelled and the heap retained after a full GC is
+ * compared with the heap before the subject was created: what the subject still holds after
+ * millions of timers came and went (its fixed structures, and anything kept of cancelled ones).
  */
 final class Churn implements Scenario {
 
     static final Column ONE = Column.higher("pairs/s 1 thread", 0);
     static final Column TWO = Column.higher("pairs/s 2 threads", 0);
-    static final Column RETAINED = Column.lower("retained KB", 0);
+    static final Column RETAINED = Column.lower("retained KB after", 0);
 
     private final int ring;
     private final int seconds;
@@ -47,20 +47,24 @@ final class Churn implements Scenario {
 
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
+        Producer[] producers = {new Producer(ring, 1), new Producer(ring, 2)};
         long baseline = HeapMeter.retainedBytes();
         try (TimerSubject timers = TimerSubject.create(subject)) {
-            Producer[] producers = {new Producer(timers, ring, 1), new Producer(timers, ring, 2)};
+            for (Producer producer : producers) {
+                producer.fill(timers);
+            }
             long measureNanos = TimeUnit.SECONDS.toNanos(warmUp ? 1 : seconds);
             double one = pairsPerSecond(producers, 1, measureNanos);
             double two = pairsPerSecond(producers, 2, measureNanos);
+            for (Producer producer : producers) {
+                producer.cancelAll();
+            }
+            Sizes.settle(subject, 0);
             long retained = HeapMeter.retainedBytes() - baseline;
             if (!warmUp) {
                 results.record(subject, ONE, one);
                 results.record(subject, TWO, two);
                 results.record(subject, RETAINED, retained / 1024.0);
-            }
-            for (Producer producer : producers) {
-                producer.cancelAll();
             }
         }
     }
@@ -101,20 +105,24 @@ final class Churn implements Scenario {
 
     /** One producer's ring of live timers; used by one thread at a time. */
     private static final class Producer {
-        private final TimerSubject timers;
         private final Object[] handles;
         private final long[] delays = new long[1 << 16];
+        private TimerSubject timers;
         private int next;
         private int delayIndex;
 
-        Producer(TimerSubject timers, int ring, int seed) {
-            this.timers = timers;
+        Producer(int ring, int seed) {
             this.handles = new Object[ring];
             SplittableRandom random = new SplittableRandom(seed);
             for (int i = 0; i < delays.length; i++) {
                 delays[i] = random.nextLong(TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(30));
             }
-            for (int i = 0; i < ring; i++) {
+        }
+
+        /** Arms the ring; the thread that starts the producers then publishes this to them. */
+        void fill(TimerSubject subject) {
+            timers = subject;
+            for (int i = 0; i < handles.length; i++) {
                 handles[i] = timers.arm(TimerSubject.NOOP, nextDelay());
             }
         }
