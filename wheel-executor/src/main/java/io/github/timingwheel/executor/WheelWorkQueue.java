@@ -40,10 +40,13 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * [2] Producers do not take the lock. schedule and cancel push the task into 'inbox', a
      *     lock-free multi-producer queue (JCTools). Every lock holder first drains the inbox
      *     into the wheel: a NEW task not in the wheel is inserted, a cancelled task in the wheel
-     *     is unlinked. A producer that sees the inbox hold DRAIN_BATCH or more tasks drains it
-     *     itself if tryLock succeeds (it looks on a random 1 in DRAIN_CHECK_ODDS calls), so
-     *     cancelled tasks are released within a batch of about DRAIN_BATCH even while the
-     *     leader sleeps for a long time.
+     *     is unlinked. A producer that sees the inbox hold DRAIN_BATCH or more tasks (it looks
+     *     on a random 1 in DRAIN_CHECK_ODDS calls) wakes the parked leader to drain it, so that
+     *     the wheel's work runs on an idle worker's core rather than on the producer's; if no
+     *     leader is parked, or the inbox has grown past DRAIN_BACKLOG because the woken leader
+     *     gets no CPU, the producer drains it itself if tryLock succeeds. Cancelled tasks are
+     *     thus released within a batch of about DRAIN_BATCH even while the leader would
+     *     otherwise sleep for a long time.
      * [3] Leader/followers (Schmidt et al.; DelayedWorkQueue's 'leader'). One waiting worker is
      *     the leader: it parks (LockSupport, without the lock) until the wheel's next event.
      *     The others wait untimed on 'followers'. A worker that leaves take() while no one
@@ -61,6 +64,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** Inbox size at which a producer tries to drain it itself ([2]). */
     static final int DRAIN_BATCH = 1024;
+    /** Inbox size beyond which a producer drains it itself even when a leader could ([2]). */
+    static final int DRAIN_BACKLOG = 8 * DRAIN_BATCH;
     /** A producer checks the inbox's size on about one call in this many (a power of two). */
     private static final int DRAIN_CHECK_ODDS = 32;
     private static final int INBOX_CHUNK = 1024;
@@ -140,8 +145,17 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         // Looking at the inbox's size costs two volatile reads and a loop, so a producer looks
         // on one call in DRAIN_CHECK_ODDS, drawn from its own ThreadLocalRandom: no shared write,
         // and the inbox overshoots DRAIN_BATCH by about DRAIN_CHECK_ODDS tasks on average.
-        if ((ThreadLocalRandom.current().nextInt() & (DRAIN_CHECK_ODDS - 1)) == 0
-                && inbox.size() >= DRAIN_BATCH && lock.tryLock()) {
+        if ((ThreadLocalRandom.current().nextInt() & (DRAIN_CHECK_ODDS - 1)) != 0) {
+            return;
+        }
+        int backlog = inbox.size();
+        if (backlog < DRAIN_BATCH) {
+            return;
+        }
+        Thread idle = parkedLeader;
+        if (idle != null && backlog < DRAIN_BACKLOG) {
+            LockSupport.unpark(idle); // it drains on waking, then parks again ([2])
+        } else if (lock.tryLock()) {
             try {
                 drainInbox();
             } finally {
