@@ -29,6 +29,7 @@ final class PeriodicTask extends ScheduledTask<Void> {
     @Override
     void runBody() {
         if (runAndReset()) {
+            owner.counters().repeated();
             // Written by the thread that ran the task, before the queue publishes it again.
             setDeadline(period > 0
                     ? TimingWheel.addSaturated(deadline(), period)

@@ -60,6 +60,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>With a {@linkplain Builder#taskExecutor task executor}, bodies run there: the
  *       {@code beforeExecute}/{@code afterExecute} hooks then bracket the hand-over, not the body.
  * </ul>
+ *
+ * <h2>Metrics</h2>
+ * {@link #metrics()} returns totals (scheduled, ran, failed, cancelled, rejected), the tasks
+ * pending and running, and a histogram of how late runs started, without taking a lock; they
+ * are always on (a striped counter or two per task).
  */
 public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
 
@@ -89,6 +94,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private final long maxPendingTasks;
     /** Accepted tasks not yet finished; counted only when bounded (a shared write per task). */
     private final AtomicLong pendingTasks = new AtomicLong();
+    /** The name in metrics, and the default prefix of worker names. */
+    private final String name;
+    /** What tasks did, for {@link #metrics()}; each counter is written by the thread that saw it. */
+    private final TaskCounters counters = new TaskCounters();
 
     /**
      * Creates an executor with {@code corePoolSize} workers, the default thread factory and the
@@ -135,9 +144,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
     /** Creates an executor from a builder; subclasses may use it too. */
     protected WheelScheduledExecutor(Builder builder) {
+        this(builder, builder.nameOrDefault());
+    }
+
+    private WheelScheduledExecutor(Builder builder, String name) {
         super(builder.workers, Integer.MAX_VALUE, DEFAULT_KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS,
                 new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission),
-                builder.threadFactory(), builder.handler);
+                builder.threadFactory(name), builder.handler);
+        this.name = name;
         this.queue = (WheelWorkQueue) super.getQueue();
         this.taskExecutor = builder.taskExecutor;
         this.removeOnCancel = builder.removeOnCancel;
@@ -257,10 +271,12 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             task.decorated = decorated;
         }
         if (isShutdown()) {
+            counters.refused();
             getRejectedExecutionHandler().rejectedExecution(decorated, this);
             return decorated;
         }
         reservePending();
+        counters.scheduled(); // before the task is published: see TaskCounters [2]
         queue.enqueue(task);
         // Re-check: a shutdown may have come between the check above and the enqueue; then a
         // task that no worker can take is cancelled rather than stranded.
@@ -292,6 +308,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private void reservePending() {
         if (maxPendingTasks > 0L && pendingTasks.incrementAndGet() > maxPendingTasks) {
             pendingTasks.decrementAndGet();
+            counters.refused();
             throw new RejectedExecutionException("Number of pending tasks is greater than the "
                     + "maximum allowed (" + maxPendingTasks + ")");
         }
@@ -347,8 +364,29 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         try {
             executor.execute(task::runBody);
         } catch (RejectedExecutionException rejected) {
-            task.fail(rejected); // the task's future says why; the worker lives on
+            task.refuse(rejected); // the task's future says why; the worker lives on
         }
+    }
+
+    /**
+     * Called on the thread that runs a body, just before it: counts the run and how late it
+     * started against its deadline.
+     *
+     * @return the wheel time the run started
+     */
+    long runStarted(WheelTask task) {
+        long now = wheelNow();
+        counters.runStarted(now - task.deadline());
+        return now;
+    }
+
+    /** Called on the thread that ran a body, after it returned or threw, before its outcome is published. */
+    void runEnded(WheelTask task, long startedAt) {
+        counters.runEnded();
+    }
+
+    TaskCounters counters() {
+        return counters;
     }
 
     boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
@@ -385,6 +423,22 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
     WheelWorkQueue queue() {
         return queue;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Metrics.
+
+    /**
+     * What this executor's tasks did so far, read without a lock and without stopping it; see
+     * {@link SchedulerMetrics} for what each figure counts.
+     */
+    public SchedulerMetrics metrics() {
+        return counters.snapshot(name, getCorePoolSize());
+    }
+
+    /** The name given to the builder, or {@code timingwheel-N} (as in the default worker names). */
+    public String name() {
+        return name;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -519,8 +573,19 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private boolean removeOnCancel = true;
         private boolean lockedSubmission;
         private long maxPendingTasks;
+        private String name;
 
         private Builder() {
+        }
+
+        /**
+         * A name for the executor, shown in its {@linkplain WheelScheduledExecutor#metrics()
+         * metrics} and events; without a {@link #threadNamePrefix}, workers are named
+         * {@code name-worker-M}. Default: {@code timingwheel-N}, N counting executors.
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
         }
 
         /**
@@ -624,13 +689,16 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return new WheelScheduledExecutor(this);
         }
 
-        ThreadFactory threadFactory() {
+        /** The name set, or a new default one (each call counts an executor). */
+        String nameOrDefault() {
+            return name != null ? name : "timingwheel-" + POOLS.incrementAndGet();
+        }
+
+        ThreadFactory threadFactory(String executorName) {
             if (threadFactory != null) {
                 return threadFactory;
             }
-            String prefix = threadNamePrefix != null
-                    ? threadNamePrefix
-                    : "timingwheel-" + POOLS.incrementAndGet() + "-worker-";
+            String prefix = threadNamePrefix != null ? threadNamePrefix : executorName + "-worker-";
             boolean makeDaemons = daemon;
             AtomicInteger threads = new AtomicInteger();
             return runnable -> {
