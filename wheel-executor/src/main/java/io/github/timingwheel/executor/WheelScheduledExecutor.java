@@ -44,8 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Order: among tasks that are due, the earlier deadline starts first, and tasks with the
  *       same deadline start in submission order (for submissions from one thread, or ordered by
  *       happens-before). With several workers, "start" means "is taken by a worker".
- *   <li>Fixed-rate runs are due at {@code initialDelay + n * period}; fixed-delay runs
- *       {@code delay} after the previous run ended. Runs of one task never overlap and each
+ *   <li>Fixed-rate runs are due at {@code initialDelay + n * period} (after missed runs, as
+ *       the task's {@link MissedRunPolicy} says; by default they all run, late, as in the JDK);
+ *       fixed-delay runs {@code delay} after the previous run ended. Runs of one task never overlap and each
  *       happens-before the next. An exception ends a periodic task: its future completes with it.
  *   <li>Any delay from {@link Long#MIN_VALUE} (now) to {@link Long#MAX_VALUE} in any unit,
  *       without overflow.
@@ -96,6 +97,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private final AtomicLong pendingTasks = new AtomicLong();
     /** The name in metrics, and the default prefix of worker names. */
     private final String name;
+    /** What fixed-rate tasks scheduled through the ScheduledExecutorService interface do after missed runs. */
+    private final MissedRunPolicy missedRunPolicy;
     /** What tasks did, for {@link #metrics()}; each counter is written by the thread that saw it. */
     private final TaskCounters counters = new TaskCounters();
 
@@ -156,6 +159,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         this.taskExecutor = builder.taskExecutor;
         this.removeOnCancel = builder.removeOnCancel;
         this.maxPendingTasks = builder.maxPendingTasks;
+        this.missedRunPolicy = builder.missedRunPolicy;
     }
 
     /**
@@ -191,17 +195,37 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * As {@link ScheduledThreadPoolExecutor#scheduleAtFixedRate}; missed runs are handled by the
+     * executor's {@linkplain Builder#missedRunPolicy missed-run policy} ({@link
+     * MissedRunPolicy#CATCH_UP}, the JDK's behaviour, unless the builder set another).
+     *
      * @throws IllegalArgumentException if {@code period <= 0}
      */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
             TimeUnit unit) {
+        return scheduleAtFixedRate(command, initialDelay, period, unit, missedRunPolicy);
+    }
+
+    /**
+     * As {@link #scheduleAtFixedRate(Runnable, long, long, TimeUnit)}, with {@code policy}
+     * deciding what the task does after missed runs (a long pause, or a run longer than the
+     * period); see {@link MissedRunPolicy} for a timeline of each.
+     *
+     * @throws NullPointerException if {@code command}, {@code unit} or {@code policy} is null
+     * @throws IllegalArgumentException if {@code period <= 0}
+     */
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
+            TimeUnit unit, MissedRunPolicy policy) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
+        Objects.requireNonNull(policy, "policy");
         if (period <= 0L) {
             throw new IllegalArgumentException("period must be positive: " + period);
         }
-        return schedulePeriodic(command, unit.toNanos(initialDelay), unit.toNanos(period));
+        PeriodicTask task = PeriodicTask.fixedRate(this, command, deadlineAfter(unit.toNanos(initialDelay)),
+                unit.toNanos(period), policy);
+        return delayedExecute(task, decorateTask(command, task));
     }
 
     /**
@@ -215,13 +239,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         if (delay <= 0L) {
             throw new IllegalArgumentException("delay must be positive: " + delay);
         }
-        return schedulePeriodic(command, unit.toNanos(initialDelay), -unit.toNanos(delay));
-    }
-
-    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelayNanos,
-            long signedPeriodNanos) {
-        PeriodicTask task = new PeriodicTask(this, command, deadlineAfter(initialDelayNanos),
-                signedPeriodNanos);
+        PeriodicTask task = PeriodicTask.fixedDelay(this, command, deadlineAfter(unit.toNanos(initialDelay)),
+                unit.toNanos(delay));
         return delayedExecute(task, decorateTask(command, task));
     }
 
@@ -553,6 +572,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * What fixed-rate tasks scheduled with {@link #scheduleAtFixedRate(Runnable, long, long,
+     * TimeUnit)} do after missed runs; set in the {@linkplain Builder#missedRunPolicy builder}.
+     */
+    public MissedRunPolicy getMissedRunPolicy() {
+        return missedRunPolicy;
+    }
+
+    /**
      * Settings beyond the constructors'. Every setter checks its argument at once; everything
      * has a default: one worker per available processor, the default {@link WheelShape}
      * (1 ms tick), {@link System#nanoTime()}, non-daemon threads named
@@ -574,6 +601,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private boolean lockedSubmission;
         private long maxPendingTasks;
         private String name;
+        private MissedRunPolicy missedRunPolicy = MissedRunPolicy.CATCH_UP;
 
         private Builder() {
         }
@@ -682,6 +710,17 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          */
         public Builder maxPendingTasks(long maxPendingTasks) {
             this.maxPendingTasks = Math.max(0L, maxPendingTasks);
+            return this;
+        }
+
+        /**
+         * What fixed-rate tasks scheduled through the {@link ScheduledExecutorService} interface
+         * do after missed runs (default {@link MissedRunPolicy#CATCH_UP}, the JDK's behaviour);
+         * a task may choose its own with
+         * {@link WheelScheduledExecutor#scheduleAtFixedRate(Runnable, long, long, TimeUnit, MissedRunPolicy)}.
+         */
+        public Builder missedRunPolicy(MissedRunPolicy missedRunPolicy) {
+            this.missedRunPolicy = Objects.requireNonNull(missedRunPolicy, "missedRunPolicy");
             return this;
         }
 

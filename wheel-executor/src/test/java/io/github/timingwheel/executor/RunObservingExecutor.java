@@ -4,6 +4,8 @@ import static io.github.timingwheel.executor.ExecutorTesting.TIMEOUT_SECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -14,6 +16,8 @@ import java.util.concurrent.Semaphore;
 final class RunObservingExecutor extends WheelScheduledExecutor {
 
     private final Semaphore runsDone = new Semaphore(0);
+    /** After each run of a periodic task: its next deadline in wheel time, as the run left it. */
+    final List<Long> nextDeadlines = new CopyOnWriteArrayList<>();
 
     RunObservingExecutor(Builder builder) {
         super(builder);
@@ -21,6 +25,9 @@ final class RunObservingExecutor extends WheelScheduledExecutor {
 
     @Override
     protected void afterExecute(Runnable task, Throwable thrown) {
+        if (task instanceof ScheduledTask<?> scheduled && scheduled.isPeriodic()) {
+            nextDeadlines.add(scheduled.deadline());
+        }
         runsDone.release();
     }
 
