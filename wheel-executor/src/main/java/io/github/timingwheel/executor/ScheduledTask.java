@@ -136,7 +136,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                long startedAt = owner.runStarted(this);
+                long startedAt = owner.runStarted(this, body);
                 V result = null;
                 Throwable failure = null;
                 try {
@@ -144,7 +144,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
                 } catch (Throwable thrown) {
                     failure = thrown;
                 }
-                owner.runEnded(this, startedAt);
+                owner.runEnded(this, body, startedAt, failure != null);
                 if (failure != null) {
                     setException(failure, false);
                 } else {
@@ -169,14 +169,14 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                long startedAt = owner.runStarted(this);
+                long startedAt = owner.runStarted(this, body);
                 Throwable failure = null;
                 try {
                     call(body);
                 } catch (Throwable thrown) {
                     failure = thrown;
                 }
-                owner.runEnded(this, startedAt);
+                owner.runEnded(this, body, startedAt, failure != null);
                 if (failure != null) {
                     setException(failure, false);
                 } else {
@@ -187,6 +187,14 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
             finishRun();
         }
         return ran && state == NEW;
+    }
+
+    /**
+     * The body (Runnable or Callable) while the task is pending, else null; only to name its
+     * class in events, so a racy read that sees the outcome instead costs only a wrong name.
+     */
+    final Object body() {
+        return state == NEW ? payload : null;
     }
 
     @SuppressWarnings("unchecked")

@@ -62,10 +62,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code beforeExecute}/{@code afterExecute} hooks then bracket the hand-over, not the body.
  * </ul>
  *
- * <h2>Metrics</h2>
+ * <h2>Metrics and events</h2>
  * {@link #metrics()} returns totals (scheduled, ran, failed, cancelled, rejected), the tasks
  * pending and running, and a histogram of how late runs started, without taking a lock; they
- * are always on (a striped counter or two per task).
+ * are always on (a striped counter or two per task). JDK Flight Recorder events for runs that
+ * start late, runs that take long and refused tasks are off unless the builder sets them
+ * ({@link Builder#lateTaskEventThreshold}, {@link Builder#longTaskEventThreshold},
+ * {@link Builder#rejectionEvents}); then a recording captures them as
+ * {@code io.github.timingwheel.TaskLate}, {@code io.github.timingwheel.TaskRanLong} and
+ * {@code io.github.timingwheel.TaskRejected}.
  */
 public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
 
@@ -101,6 +106,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private final MissedRunPolicy missedRunPolicy;
     /** What tasks did, for {@link #metrics()}; each counter is written by the thread that saw it. */
     private final TaskCounters counters = new TaskCounters();
+    /** The flight recorder events that are on, or null if none is (then no jdk.jfr class loads). */
+    private final TaskEvents events;
 
     /**
      * Creates an executor with {@code corePoolSize} workers, the default thread factory and the
@@ -160,6 +167,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         this.removeOnCancel = builder.removeOnCancel;
         this.maxPendingTasks = builder.maxPendingTasks;
         this.missedRunPolicy = builder.missedRunPolicy;
+        this.events = TaskEvents.of(name, builder.lateTaskEventThresholdNanos,
+                builder.longTaskEventThresholdNanos, builder.rejectionEvents);
     }
 
     /**
@@ -291,10 +300,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         }
         if (isShutdown()) {
             counters.refused();
+            eventRejected(task.body(), "shutdown");
             getRejectedExecutionHandler().rejectedExecution(decorated, this);
             return decorated;
         }
-        reservePending();
+        reservePending(task);
         counters.scheduled(); // before the task is published: see TaskCounters [2]
         queue.enqueue(task);
         // Re-check: a shutdown may have come between the check above and the enqueue; then a
@@ -324,10 +334,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * Counts an accepted task against the bound. Past it, throws rather than asking the
      * rejection handler: CallerRunsPolicy would run a delayed task early.
      */
-    private void reservePending() {
+    private void reservePending(ScheduledTask<?> task) {
         if (maxPendingTasks > 0L && pendingTasks.incrementAndGet() > maxPendingTasks) {
             pendingTasks.decrementAndGet();
             counters.refused();
+            eventRejected(task.body(), "maxPendingTasks");
             throw new RejectedExecutionException("Number of pending tasks is greater than the "
                     + "maximum allowed (" + maxPendingTasks + ")");
         }
@@ -383,6 +394,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         try {
             executor.execute(task::runBody);
         } catch (RejectedExecutionException rejected) {
+            eventRejected(task.body(), "taskExecutor");
             task.refuse(rejected); // the task's future says why; the worker lives on
         }
     }
@@ -393,15 +405,35 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      *
      * @return the wheel time the run started
      */
-    long runStarted(WheelTask task) {
+    long runStarted(WheelTask task, Object body) {
         long now = wheelNow();
-        counters.runStarted(now - task.deadline());
+        long lateness = now - task.deadline();
+        counters.runStarted(lateness);
+        TaskEvents on = events;
+        if (on != null) {
+            on.started(body, lateness);
+        }
         return now;
     }
 
-    /** Called on the thread that ran a body, after it returned or threw, before its outcome is published. */
-    void runEnded(WheelTask task, long startedAt) {
+    /**
+     * Called on the thread that ran a body, after it returned or threw, before its outcome is
+     * published (so that whoever sees the outcome sees the run counted as ended).
+     */
+    void runEnded(WheelTask task, Object body, long startedAt, boolean failed) {
         counters.runEnded();
+        TaskEvents on = events;
+        if (on != null && on.timesRuns()) {
+            on.ended(body, wheelNow() - startedAt, failed);
+        }
+    }
+
+    /** Records a refused task as a flight recorder event, if those are on. */
+    void eventRejected(Object body, String reason) {
+        TaskEvents on = events;
+        if (on != null) {
+            on.rejected(body, reason);
+        }
     }
 
     TaskCounters counters() {
@@ -602,6 +634,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private long maxPendingTasks;
         private String name;
         private MissedRunPolicy missedRunPolicy = MissedRunPolicy.CATCH_UP;
+        private long lateTaskEventThresholdNanos = -1L;
+        private long longTaskEventThresholdNanos = -1L;
+        private boolean rejectionEvents;
 
         private Builder() {
         }
@@ -722,6 +757,51 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         public Builder missedRunPolicy(MissedRunPolicy missedRunPolicy) {
             this.missedRunPolicy = Objects.requireNonNull(missedRunPolicy, "missedRunPolicy");
             return this;
+        }
+
+        /**
+         * Records a JDK Flight Recorder event {@code io.github.timingwheel.TaskLate} for every run
+         * that starts {@code threshold} or more after its deadline, as measured on the time
+         * source (0: every run). Off by default; when off it costs nothing. A recording must be
+         * running for the events to be kept, for example
+         * {@code jcmd <pid> JFR.start name=timers filename=timers.jfr}.
+         *
+         * @throws IllegalArgumentException if {@code threshold} is negative
+         */
+        public Builder lateTaskEventThreshold(long threshold, TimeUnit unit) {
+            this.lateTaskEventThresholdNanos = thresholdNanos(threshold, unit);
+            return this;
+        }
+
+        /**
+         * Records a JDK Flight Recorder event {@code io.github.timingwheel.TaskRanLong} for every
+         * run that takes {@code threshold} or more, as measured on the time source (0: every
+         * run). Off by default; when on, each run reads the clock once more.
+         *
+         * @throws IllegalArgumentException if {@code threshold} is negative
+         */
+        public Builder longTaskEventThreshold(long threshold, TimeUnit unit) {
+            this.longTaskEventThresholdNanos = thresholdNanos(threshold, unit);
+            return this;
+        }
+
+        /**
+         * Whether refused tasks (after shutdown, past {@link #maxPendingTasks}, or refused by
+         * the {@link #taskExecutor}) are recorded as JDK Flight Recorder events
+         * {@code io.github.timingwheel.TaskRejected}, with the stack of the thread that submitted
+         * them. Off by default.
+         */
+        public Builder rejectionEvents(boolean rejectionEvents) {
+            this.rejectionEvents = rejectionEvents;
+            return this;
+        }
+
+        private static long thresholdNanos(long threshold, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            if (threshold < 0L) {
+                throw new IllegalArgumentException("threshold must not be negative: " + threshold);
+            }
+            return unit.toNanos(threshold);
         }
 
         public WheelScheduledExecutor build() {

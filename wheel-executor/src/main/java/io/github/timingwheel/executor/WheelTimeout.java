@@ -81,7 +81,7 @@ final class WheelTimeout extends WheelTask implements Timeout {
 
     /** Runs the task; a failure is logged and goes no further, as in {@code HashedWheelTimer}. */
     void fire() {
-        long startedAt = timer.runStarted(this);
+        long startedAt = timer.runStarted(this, task);
         Throwable failure = null;
         try {
             task.run(this);
@@ -89,7 +89,7 @@ final class WheelTimeout extends WheelTask implements Timeout {
             failure = thrown;
             WheelTimer.LOGGER.warn("An exception was thrown by TimerTask.", thrown);
         } finally {
-            timer.runEnded(this, startedAt, failure);
+            timer.runEnded(this, task, startedAt, failure);
         }
     }
 

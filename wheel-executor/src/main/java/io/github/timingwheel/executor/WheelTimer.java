@@ -98,6 +98,7 @@ public final class WheelTimer implements Timer {
             if (pending > maxPendingTimeouts) {
                 pendingCount.decrementAndGet();
                 counters.refused();
+                engine.eventRejected(task, "maxPendingTimeouts");
                 throw new RejectedExecutionException("Number of pending timeouts (" + pending
                         + ") is greater than or equal to maximum allowed pending timeouts ("
                         + maxPendingTimeouts + ")");
@@ -109,6 +110,7 @@ public final class WheelTimer implements Timer {
             uncount();
             counters.unscheduled();
             counters.refused();
+            engine.eventRejected(task, "stopped");
             throw new IllegalStateException("cannot be started once stopped");
         }
         return timeout;
@@ -190,18 +192,19 @@ public final class WheelTimer implements Timer {
             executor.execute(timeout::fire);
         } catch (Throwable failure) {
             engine.counters().refusedRun();
+            engine.eventRejected(timeout.task(), "taskExecutor");
             LOGGER.warn("An exception was thrown while submitting TimerTask for execution.", failure);
         }
     }
 
     /** Called on the thread that runs a timeout's task, just before it; see the engine's. */
-    long runStarted(WheelTimeout timeout) {
-        return engine.runStarted(timeout);
+    long runStarted(WheelTimeout timeout, TimerTask task) {
+        return engine.runStarted(timeout, task);
     }
 
     /** Called after a timeout's task returned ({@code failure} null) or threw. */
-    void runEnded(WheelTimeout timeout, long startedAt, Throwable failure) {
-        engine.runEnded(timeout, startedAt);
+    void runEnded(WheelTimeout timeout, TimerTask task, long startedAt, Throwable failure) {
+        engine.runEnded(timeout, task, startedAt, failure != null);
         if (failure == null) {
             engine.counters().completed();
         } else {
@@ -310,6 +313,28 @@ public final class WheelTimer implements Timer {
          */
         public Builder maxPendingTimeouts(long maxPendingTimeouts) {
             this.maxPendingTimeouts = Math.max(0L, maxPendingTimeouts);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#lateTaskEventThreshold */
+        public Builder lateTaskEventThreshold(long threshold, TimeUnit unit) {
+            engine.lateTaskEventThreshold(threshold, unit);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#longTaskEventThreshold */
+        public Builder longTaskEventThreshold(long threshold, TimeUnit unit) {
+            engine.longTaskEventThreshold(threshold, unit);
+            return this;
+        }
+
+        /**
+         * Whether refused timeouts (past {@link #maxPendingTimeouts}, after {@link #stop()}, or
+         * refused by the task executor) are recorded as {@code io.github.timingwheel.TaskRejected}
+         * events; see {@link WheelScheduledExecutor.Builder#rejectionEvents}.
+         */
+        public Builder rejectionEvents(boolean rejectionEvents) {
+            engine.rejectionEvents(rejectionEvents);
             return this;
         }
 
