@@ -29,7 +29,13 @@ import java.util.concurrent.TimeUnit;
  * {@code executor.scheduleAtFixedRate(task, 0, period, unit, MissedRunPolicy.SKIP)}, or for every
  * {@code scheduleAtFixedRate} of an executor, {@code builder().missedRunPolicy(SKIP)}.
  *
+ * <p>The executors also record JDK Flight Recorder events for runs that start more than half a
+ * period late and runs that take longer than a period; start a recording to keep them.
+ *
  * <p>Run: {@code java -cp examples/target/examples.jar io.github.timingwheel.examples.MissedRunPolicies}
+ * <br>With a recording: {@code java -XX:StartFlightRecording:filename=missed-runs.jfr -cp
+ * examples/target/examples.jar io.github.timingwheel.examples.MissedRunPolicies}, then
+ * {@code jfr print --events io.github.timingwheel.TaskLate missed-runs.jfr}
  */
 public final class MissedRunPolicies {
 
@@ -126,6 +132,13 @@ public final class MissedRunPolicies {
         for (Lane lane : lanes) {
             out.println(lane.executor.metrics());
         }
+        out.println();
+        out.printf("Runs that started %d ms late or more, and runs that took %d ms or more, were also JDK Flight%n",
+                periodMillis / 2, periodMillis);
+        out.println("Recorder events (io.github.timingwheel.TaskLate and TaskRanLong), kept if a recording runs:");
+        out.println("java -XX:StartFlightRecording:filename=missed-runs.jfr -cp examples/target/examples.jar \\");
+        out.println("    io.github.timingwheel.examples.MissedRunPolicies");
+        out.println("jfr print --events io.github.timingwheel.TaskLate,io.github.timingwheel.TaskRanLong missed-runs.jfr");
     }
 
     /** The deadlines that fall inside the stall, when the worker cannot start them. */
@@ -157,6 +170,8 @@ public final class MissedRunPolicies {
                     .workers(1)
                     .daemon(true)
                     .name("missed-runs-" + policy.name().toLowerCase(Locale.ROOT))
+                    .lateTaskEventThreshold(periodMillis / 2, TimeUnit.MILLISECONDS)
+                    .longTaskEventThreshold(periodMillis, TimeUnit.MILLISECONDS)
                     .build();
             executor.prestartAllCoreThreads(); // so that the first run does not wait for a thread
             // Loads the classes of a fixed-rate task now, so that the table shows the schedule
@@ -167,7 +182,7 @@ public final class MissedRunPolicies {
         void start() {
             start = System.nanoTime();
             task = executor.scheduleAtFixedRate(this, 0, periodMillis, TimeUnit.MILLISECONDS, policy);
-            executor.schedule(() -> work(stallMillis), stallAtMillis, TimeUnit.MILLISECONDS);
+            executor.schedule(new Stall(stallMillis), stallAtMillis, TimeUnit.MILLISECONDS);
         }
 
         void stop() {
@@ -192,11 +207,21 @@ public final class MissedRunPolicies {
         }
     }
 
-    private static void work(long millis) {
-        try {
-            Thread.sleep(millis); // stands for the task that holds the worker
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** The task that holds the worker; a class of its own, so that its events name it. */
+    private static final class Stall implements Runnable {
+        private final long millis;
+
+        Stall(long millis) {
+            this.millis = millis;
+        }
+
+        @Override
+        public void run() {
+            try {
+                Thread.sleep(millis); // stands for work that holds the worker
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -61,6 +61,7 @@ class MissedRunPoliciesTest {
         assertThat(output.line("missed-runs-catch_up:")).contains("pending=0 scheduled=3", "failed=0", "late n=");
         assertThat(output.line("missed-runs-skip:")).contains("pending=0 scheduled=3");
         assertThat(output.line("missed-runs-restart:")).contains("pending=0 scheduled=3");
+        assertThat(output.text()).contains("jfr print --events io.github.timingwheel.TaskLate");
     }
 
     private static long roundUp(long millis, long period) {
