@@ -46,8 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       happens-before). With several workers, "start" means "is taken by a worker".
  *   <li>Fixed-rate runs are due at {@code initialDelay + n * period} (after missed runs, as
  *       the task's {@link MissedRunPolicy} says; by default they all run, late, as in the JDK);
- *       fixed-delay runs {@code delay} after the previous run ended. Runs of one task never overlap and each
- *       happens-before the next. An exception ends a periodic task: its future completes with it.
+ *       fixed-delay runs {@code delay} after the previous run ended. Runs of one task never
+ *       overlap and each happens-before the next. An exception ends a periodic task: its future completes with it.
  *   <li>Any delay from {@link Long#MIN_VALUE} (now) to {@link Long#MAX_VALUE} in any unit,
  *       without overflow.
  * </ul>
