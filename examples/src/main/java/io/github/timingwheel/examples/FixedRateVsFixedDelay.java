@@ -20,6 +20,10 @@ import java.util.concurrent.TimeUnit;
  *       ended. A slow run shifts all later ones; nothing catches up.
  * </ul>
  *
+ * <p>Catching up is the JDK's rule for missed fixed-rate runs and the default; a task can skip
+ * them or restart its period instead, with a {@code MissedRunPolicy}: see
+ * {@link MissedRunPolicies}.
+ *
  * <p>Run: {@code java -cp examples/target/examples.jar io.github.timingwheel.examples.FixedRateVsFixedDelay}
  */
 public final class FixedRateVsFixedDelay {
@@ -117,6 +121,8 @@ public final class FixedRateVsFixedDelay {
         out.println("slow run those that fell behind start as soon as the previous one ends, back to back,");
         out.println("until the task is on schedule again. Fixed delay: every run starts one period after the");
         out.println("previous one ended, so the slow run shifts every later run and nothing catches up.");
+        out.println("To skip missed fixed-rate runs or restart the period instead of catching up, give");
+        out.println("scheduleAtFixedRate a MissedRunPolicy (see the MissedRunPolicies example).");
     }
 
     /** Runs two empty tasks at once, so that the first timed run does not wait for a thread. */

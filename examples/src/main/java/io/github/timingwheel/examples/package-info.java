@@ -13,6 +13,8 @@
  *   <li>{@link io.github.timingwheel.examples.ReplacingScheduledThreadPool}: the same jobs on
  *       {@code Executors.newScheduledThreadPool} and on ours.
  *   <li>{@link io.github.timingwheel.examples.FixedRateVsFixedDelay}: when each run starts.
+ *   <li>{@link io.github.timingwheel.examples.MissedRunPolicies}: what a fixed-rate task does
+ *       after missed runs, under each {@code MissedRunPolicy}, and each executor's metrics.
  * </ul>
  *
  * <p>Each program's {@code main} delegates to a {@code run(String[], PrintStream)} method that

@@ -9,10 +9,14 @@
  *   <li>{@link io.github.timingwheel.core.WheelShape}: tick, slots per level, levels.
  *   <li>{@link io.github.timingwheel.core.TimeSource} and
  *       {@link io.github.timingwheel.core.ManualTimeSource}: where time comes from.
+ *   <li>{@link io.github.timingwheel.core.LatencyHistogram} and its snapshot
+ *       {@link io.github.timingwheel.core.LatencyDistribution}: lock-free log-scale counts of
+ *       how late things happened, for the schedulers' metrics.
  * </ul>
  *
  * <p>Threading rule: a wheel and the nodes in it are confined to one thread at a time; the
- * executor module adds the concurrency. Time sources and shapes are safe to share.
+ * executor module adds the concurrency. Time sources, shapes and latency histograms are safe to
+ * share.
  *
  * <p>Why this structure: placement in a wheel is O(1) over any range of delays, which a single
  * heap over all pending tasks (the JDK's {@code DelayedWorkQueue}) is not; a flat wheel with a

@@ -6,19 +6,40 @@ import io.github.timingwheel.core.TimingWheel;
  * A fixed-rate or fixed-delay task: after each run that completes normally and is not
  * cancelled, it computes its next deadline and goes back into the wheel.
  *
- * <p>Fixed-rate runs are due at {@code initialDelay + n * period}; a late run is followed at
- * once by the next if that is due too. Fixed-delay runs are due {@code delay} after the
- * previous run ended. Runs never overlap: the next run is scheduled only after this one
- * returned, and that hand-over (through the queue) makes each run happen-before the next.
+ * <p>Fixed-rate runs are due at {@code initialDelay + n * period} until runs are missed; then
+ * the task's {@link MissedRunPolicy} decides (by default, {@link MissedRunPolicy#CATCH_UP}: a
+ * late run is followed at once by the next if that is due too). Fixed-delay runs are due
+ * {@code delay} after the previous run ended. Runs never overlap: the next run is scheduled only
+ * after this one returned, and that hand-over (through the queue) makes each run happen-before
+ * the next.
+ *
+ * <p>Layout: one subclass per kind of schedule (fixed delay, and fixed rate under each missed-run
+ * policy) holds the rule in its code rather than in a field, so that a periodic task stays at 72
+ * bytes (64 for a one-shot task, plus the period).
  */
-final class PeriodicTask extends ScheduledTask<Void> {
+abstract class PeriodicTask extends ScheduledTask<Void> {
 
-    /** Positive: fixed rate; negative: fixed delay of {@code -period}; in nanoseconds. */
-    private final long period;
+    /** The period (fixed rate) or delay (fixed delay), positive, in nanoseconds. */
+    final long period;
 
-    PeriodicTask(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
+    private PeriodicTask(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
         super(owner, body, deadline);
         this.period = period;
+    }
+
+    /** A task whose runs are due at {@code deadline + n * period}, with {@code policy} for missed runs. */
+    static PeriodicTask fixedRate(WheelScheduledExecutor owner, Runnable body, long deadline, long period,
+            MissedRunPolicy policy) {
+        return switch (policy) {
+            case CATCH_UP -> new CatchingUp(owner, body, deadline, period);
+            case SKIP -> new Skipping(owner, body, deadline, period);
+            case RESTART -> new Restarting(owner, body, deadline, period);
+        };
+    }
+
+    /** A task whose runs are due {@code delay} after the previous one ended. */
+    static PeriodicTask fixedDelay(WheelScheduledExecutor owner, Runnable body, long deadline, long delay) {
+        return new FixedDelay(owner, body, deadline, delay);
     }
 
     @Override
@@ -29,11 +50,58 @@ final class PeriodicTask extends ScheduledTask<Void> {
     @Override
     void runBody() {
         if (runAndReset()) {
+            owner.counters().repeated();
             // Written by the thread that ran the task, before the queue publishes it again.
-            setDeadline(period > 0
-                    ? TimingWheel.addSaturated(deadline(), period)
-                    : owner.deadlineAfter(-period));
+            setDeadline(nextDeadline());
             owner.reExecutePeriodic(this);
+        }
+    }
+
+    /** The deadline of the next run, computed when a run has ended; wheel time. */
+    abstract long nextDeadline();
+
+    private static final class FixedDelay extends PeriodicTask {
+        FixedDelay(WheelScheduledExecutor owner, Runnable body, long deadline, long delay) {
+            super(owner, body, deadline, delay);
+        }
+
+        @Override
+        long nextDeadline() {
+            return owner.deadlineAfter(period);
+        }
+    }
+
+    /** The JDK's fixed rate: no clock read, the next deadline is one period after this one. */
+    private static final class CatchingUp extends PeriodicTask {
+        CatchingUp(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
+            super(owner, body, deadline, period);
+        }
+
+        @Override
+        long nextDeadline() {
+            return TimingWheel.addSaturated(deadline(), period);
+        }
+    }
+
+    private static final class Skipping extends PeriodicTask {
+        Skipping(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
+            super(owner, body, deadline, period);
+        }
+
+        @Override
+        long nextDeadline() {
+            return MissedRunPolicy.SKIP.nextDeadline(deadline(), period, owner.wheelNow());
+        }
+    }
+
+    private static final class Restarting extends PeriodicTask {
+        Restarting(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
+            super(owner, body, deadline, period);
+        }
+
+        @Override
+        long nextDeadline() {
+            return MissedRunPolicy.RESTART.nextDeadline(deadline(), period, owner.wheelNow());
         }
     }
 }

@@ -38,6 +38,10 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     release/acquire orders those writes). 'deadline' is also read racily by getDelay and
      *     compareTo, as ScheduledThreadPoolExecutor reads its 'time' field: a stale read gives
      *     the previous period's deadline, never a torn value on a 64-bit JVM.
+     * [4] Metrics (TaskCounters): a run is counted on the thread that ran it, and its outcome
+     *     (completed, failed) in the window between the CAS to COMPLETING and the release store
+     *     of the final state, so whoever sees the future done also sees the counts. A cancel is
+     *     counted once its CAS won.
      */
 
     private static final int NEW = 0;
@@ -132,14 +136,20 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                V result;
+                long startedAt = owner.runStarted(this, body);
+                V result = null;
+                Throwable failure = null;
                 try {
                     result = call(body);
-                } catch (Throwable failure) {
-                    setException(failure);
-                    return;
+                } catch (Throwable thrown) {
+                    failure = thrown;
                 }
-                set(result);
+                owner.runEnded(this, body, startedAt, failure != null);
+                if (failure != null) {
+                    setException(failure, false);
+                } else {
+                    set(result);
+                }
             }
         } finally {
             finishRun();
@@ -159,17 +169,32 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
+                long startedAt = owner.runStarted(this, body);
+                Throwable failure = null;
                 try {
                     call(body);
+                } catch (Throwable thrown) {
+                    failure = thrown;
+                }
+                owner.runEnded(this, body, startedAt, failure != null);
+                if (failure != null) {
+                    setException(failure, false);
+                } else {
                     ran = true;
-                } catch (Throwable failure) {
-                    setException(failure);
                 }
             }
         } finally {
             finishRun();
         }
         return ran && state == NEW;
+    }
+
+    /**
+     * The body (Runnable or Callable) while the task is pending, else null; only to name its
+     * class in events, so a racy read that sees the outcome instead costs only a wrong name.
+     */
+    final Object body() {
+        return state == NEW ? payload : null;
     }
 
     @SuppressWarnings("unchecked")
@@ -202,19 +227,29 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     private void set(V result) {
         if (STATE.compareAndSet(this, NEW, COMPLETING)) {
             payload = result;
+            owner.counters().completed(); // [4]
             STATE.setRelease(this, NORMAL);
             finishCompletion();
         }
     }
 
-    /** Completes the task with {@code failure} unless it has completed already. */
-    final void fail(Throwable failure) {
-        setException(failure);
+    /**
+     * Completes the task with {@code rejection}, the task executor's refusal of its body, unless
+     * it has completed already.
+     */
+    final void refuse(Throwable rejection) {
+        setException(rejection, true);
     }
 
-    private void setException(Throwable failure) {
+    /** @param refused whether the body never ran because the task executor refused it */
+    private void setException(Throwable failure, boolean refused) {
         if (STATE.compareAndSet(this, NEW, COMPLETING)) {
             payload = failure;
+            if (refused) { // [4]
+                owner.counters().refusedRun();
+            } else {
+                owner.counters().failed();
+            }
             STATE.setRelease(this, EXCEPTIONAL);
             finishCompletion();
         }
@@ -227,6 +262,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
             return false;
         }
         payload = null; // release the body at once; a run that reads null afterwards does nothing
+        owner.counters().cancelled(); // [4]
         if (mayInterruptIfRunning) {
             try {
                 Thread t = runner;

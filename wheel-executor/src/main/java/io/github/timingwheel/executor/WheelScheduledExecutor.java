@@ -44,9 +44,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Order: among tasks that are due, the earlier deadline starts first, and tasks with the
  *       same deadline start in submission order (for submissions from one thread, or ordered by
  *       happens-before). With several workers, "start" means "is taken by a worker".
- *   <li>Fixed-rate runs are due at {@code initialDelay + n * period}; fixed-delay runs
- *       {@code delay} after the previous run ended. Runs of one task never overlap and each
- *       happens-before the next. An exception ends a periodic task: its future completes with it.
+ *   <li>Fixed-rate runs are due at {@code initialDelay + n * period} (after missed runs, as
+ *       the task's {@link MissedRunPolicy} says; by default they all run, late, as in the JDK);
+ *       fixed-delay runs {@code delay} after the previous run ended. Runs of one task never
+ *       overlap and each happens-before the next. An exception ends a periodic task: its future completes with it.
  *   <li>Any delay from {@link Long#MIN_VALUE} (now) to {@link Long#MAX_VALUE} in any unit,
  *       without overflow.
  * </ul>
@@ -60,6 +61,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>With a {@linkplain Builder#taskExecutor task executor}, bodies run there: the
  *       {@code beforeExecute}/{@code afterExecute} hooks then bracket the hand-over, not the body.
  * </ul>
+ *
+ * <h2>Metrics and events</h2>
+ * {@link #metrics()} returns totals (scheduled, ran, failed, cancelled, rejected), the tasks
+ * pending and running, and a histogram of how late runs started, without taking a lock; they
+ * are always on (a striped counter or two per task). JDK Flight Recorder events for runs that
+ * start late, runs that take long and refused tasks are off unless the builder sets them
+ * ({@link Builder#lateTaskEventThreshold}, {@link Builder#longTaskEventThreshold},
+ * {@link Builder#rejectionEvents}); then a recording captures them as
+ * {@code io.github.timingwheel.TaskLate}, {@code io.github.timingwheel.TaskRanLong} and
+ * {@code io.github.timingwheel.TaskRejected}.
  */
 public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
 
@@ -89,6 +100,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private final long maxPendingTasks;
     /** Accepted tasks not yet finished; counted only when bounded (a shared write per task). */
     private final AtomicLong pendingTasks = new AtomicLong();
+    /** The name in metrics, and the default prefix of worker names. */
+    private final String name;
+    /** What fixed-rate tasks scheduled through the ScheduledExecutorService interface do after missed runs. */
+    private final MissedRunPolicy missedRunPolicy;
+    /** What tasks did, for {@link #metrics()}; each counter is written by the thread that saw it. */
+    private final TaskCounters counters = new TaskCounters();
+    /** The flight recorder events that are on, or null if none is (then no jdk.jfr class loads). */
+    private final TaskEvents events;
 
     /**
      * Creates an executor with {@code corePoolSize} workers, the default thread factory and the
@@ -135,13 +154,21 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
     /** Creates an executor from a builder; subclasses may use it too. */
     protected WheelScheduledExecutor(Builder builder) {
+        this(builder, builder.nameOrDefault());
+    }
+
+    private WheelScheduledExecutor(Builder builder, String name) {
         super(builder.workers, Integer.MAX_VALUE, DEFAULT_KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS,
                 new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission),
-                builder.threadFactory(), builder.handler);
+                builder.threadFactory(name), builder.handler);
+        this.name = name;
         this.queue = (WheelWorkQueue) super.getQueue();
         this.taskExecutor = builder.taskExecutor;
         this.removeOnCancel = builder.removeOnCancel;
         this.maxPendingTasks = builder.maxPendingTasks;
+        this.missedRunPolicy = builder.missedRunPolicy;
+        this.events = TaskEvents.of(name, builder.lateTaskEventThresholdNanos,
+                builder.longTaskEventThresholdNanos, builder.rejectionEvents);
     }
 
     /**
@@ -177,17 +204,37 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * As {@link ScheduledThreadPoolExecutor#scheduleAtFixedRate}; missed runs are handled by the
+     * executor's {@linkplain Builder#missedRunPolicy missed-run policy} ({@link
+     * MissedRunPolicy#CATCH_UP}, the JDK's behaviour, unless the builder set another).
+     *
      * @throws IllegalArgumentException if {@code period <= 0}
      */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
             TimeUnit unit) {
+        return scheduleAtFixedRate(command, initialDelay, period, unit, missedRunPolicy);
+    }
+
+    /**
+     * As {@link #scheduleAtFixedRate(Runnable, long, long, TimeUnit)}, with {@code policy}
+     * deciding what the task does after missed runs (a long pause, or a run longer than the
+     * period); see {@link MissedRunPolicy} for a timeline of each.
+     *
+     * @throws NullPointerException if {@code command}, {@code unit} or {@code policy} is null
+     * @throws IllegalArgumentException if {@code period <= 0}
+     */
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
+            TimeUnit unit, MissedRunPolicy policy) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
+        Objects.requireNonNull(policy, "policy");
         if (period <= 0L) {
             throw new IllegalArgumentException("period must be positive: " + period);
         }
-        return schedulePeriodic(command, unit.toNanos(initialDelay), unit.toNanos(period));
+        PeriodicTask task = PeriodicTask.fixedRate(this, command, deadlineAfter(unit.toNanos(initialDelay)),
+                unit.toNanos(period), policy);
+        return delayedExecute(task, decorateTask(command, task));
     }
 
     /**
@@ -201,13 +248,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         if (delay <= 0L) {
             throw new IllegalArgumentException("delay must be positive: " + delay);
         }
-        return schedulePeriodic(command, unit.toNanos(initialDelay), -unit.toNanos(delay));
-    }
-
-    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelayNanos,
-            long signedPeriodNanos) {
-        PeriodicTask task = new PeriodicTask(this, command, deadlineAfter(initialDelayNanos),
-                signedPeriodNanos);
+        PeriodicTask task = PeriodicTask.fixedDelay(this, command, deadlineAfter(unit.toNanos(initialDelay)),
+                unit.toNanos(delay));
         return delayedExecute(task, decorateTask(command, task));
     }
 
@@ -257,10 +299,13 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             task.decorated = decorated;
         }
         if (isShutdown()) {
+            counters.refused();
+            eventRejected(task.body(), "shutdown");
             getRejectedExecutionHandler().rejectedExecution(decorated, this);
             return decorated;
         }
-        reservePending();
+        reservePending(task);
+        counters.scheduled(); // before the task is published: see TaskCounters [2]
         queue.enqueue(task);
         // Re-check: a shutdown may have come between the check above and the enqueue; then a
         // task that no worker can take is cancelled rather than stranded.
@@ -289,9 +334,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * Counts an accepted task against the bound. Past it, throws rather than asking the
      * rejection handler: CallerRunsPolicy would run a delayed task early.
      */
-    private void reservePending() {
+    private void reservePending(ScheduledTask<?> task) {
         if (maxPendingTasks > 0L && pendingTasks.incrementAndGet() > maxPendingTasks) {
             pendingTasks.decrementAndGet();
+            counters.refused();
+            eventRejected(task.body(), "maxPendingTasks");
             throw new RejectedExecutionException("Number of pending tasks is greater than the "
                     + "maximum allowed (" + maxPendingTasks + ")");
         }
@@ -347,8 +394,50 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         try {
             executor.execute(task::runBody);
         } catch (RejectedExecutionException rejected) {
-            task.fail(rejected); // the task's future says why; the worker lives on
+            eventRejected(task.body(), "taskExecutor");
+            task.refuse(rejected); // the task's future says why; the worker lives on
         }
+    }
+
+    /**
+     * Called on the thread that runs a body, just before it: counts the run and how late it
+     * started against its deadline.
+     *
+     * @return the wheel time the run started
+     */
+    long runStarted(WheelTask task, Object body) {
+        long now = wheelNow();
+        long lateness = now - task.deadline();
+        counters.runStarted(lateness);
+        TaskEvents on = events;
+        if (on != null) {
+            on.started(body, lateness);
+        }
+        return now;
+    }
+
+    /**
+     * Called on the thread that ran a body, after it returned or threw, before its outcome is
+     * published (so that whoever sees the outcome sees the run counted as ended).
+     */
+    void runEnded(WheelTask task, Object body, long startedAt, boolean failed) {
+        counters.runEnded();
+        TaskEvents on = events;
+        if (on != null && on.timesRuns()) {
+            on.ended(body, wheelNow() - startedAt, failed);
+        }
+    }
+
+    /** Records a refused task as a flight recorder event, if those are on. */
+    void eventRejected(Object body, String reason) {
+        TaskEvents on = events;
+        if (on != null) {
+            on.rejected(body, reason);
+        }
+    }
+
+    TaskCounters counters() {
+        return counters;
     }
 
     boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
@@ -385,6 +474,22 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
     WheelWorkQueue queue() {
         return queue;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Metrics.
+
+    /**
+     * What this executor's tasks did so far, read without a lock and without stopping it; see
+     * {@link SchedulerMetrics} for what each figure counts.
+     */
+    public SchedulerMetrics metrics() {
+        return counters.snapshot(name, getCorePoolSize());
+    }
+
+    /** The name given to the builder, or {@code timingwheel-N} (as in the default worker names). */
+    public String name() {
+        return name;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -499,6 +604,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * What fixed-rate tasks scheduled with {@link #scheduleAtFixedRate(Runnable, long, long,
+     * TimeUnit)} do after missed runs; set in the {@linkplain Builder#missedRunPolicy builder}.
+     */
+    public MissedRunPolicy getMissedRunPolicy() {
+        return missedRunPolicy;
+    }
+
+    /**
      * Settings beyond the constructors'. Every setter checks its argument at once; everything
      * has a default: one worker per available processor, the default {@link WheelShape}
      * (1 ms tick), {@link System#nanoTime()}, non-daemon threads named
@@ -519,8 +632,23 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private boolean removeOnCancel = true;
         private boolean lockedSubmission;
         private long maxPendingTasks;
+        private String name;
+        private MissedRunPolicy missedRunPolicy = MissedRunPolicy.CATCH_UP;
+        private long lateTaskEventThresholdNanos = -1L;
+        private long longTaskEventThresholdNanos = -1L;
+        private boolean rejectionEvents;
 
         private Builder() {
+        }
+
+        /**
+         * A name for the executor, shown in its {@linkplain WheelScheduledExecutor#metrics()
+         * metrics} and events; without a {@link #threadNamePrefix}, workers are named
+         * {@code name-worker-M}. Default: {@code timingwheel-N}, N counting executors.
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
         }
 
         /**
@@ -620,17 +748,76 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return this;
         }
 
+        /**
+         * What fixed-rate tasks scheduled through the {@link ScheduledExecutorService} interface
+         * do after missed runs (default {@link MissedRunPolicy#CATCH_UP}, the JDK's behaviour);
+         * a task may choose its own with
+         * {@link WheelScheduledExecutor#scheduleAtFixedRate(Runnable, long, long, TimeUnit, MissedRunPolicy)}.
+         */
+        public Builder missedRunPolicy(MissedRunPolicy missedRunPolicy) {
+            this.missedRunPolicy = Objects.requireNonNull(missedRunPolicy, "missedRunPolicy");
+            return this;
+        }
+
+        /**
+         * Records a JDK Flight Recorder event {@code io.github.timingwheel.TaskLate} for every run
+         * that starts {@code threshold} or more after its deadline, as measured on the time
+         * source (0: every run). Off by default; when off it costs nothing. A recording must be
+         * running for the events to be kept, for example
+         * {@code jcmd <pid> JFR.start name=timers filename=timers.jfr}.
+         *
+         * @throws IllegalArgumentException if {@code threshold} is negative
+         */
+        public Builder lateTaskEventThreshold(long threshold, TimeUnit unit) {
+            this.lateTaskEventThresholdNanos = thresholdNanos(threshold, unit);
+            return this;
+        }
+
+        /**
+         * Records a JDK Flight Recorder event {@code io.github.timingwheel.TaskRanLong} for every
+         * run that takes {@code threshold} or more, as measured on the time source (0: every
+         * run). Off by default; when on, each run reads the clock once more.
+         *
+         * @throws IllegalArgumentException if {@code threshold} is negative
+         */
+        public Builder longTaskEventThreshold(long threshold, TimeUnit unit) {
+            this.longTaskEventThresholdNanos = thresholdNanos(threshold, unit);
+            return this;
+        }
+
+        /**
+         * Whether refused tasks (after shutdown, past {@link #maxPendingTasks}, or refused by
+         * the {@link #taskExecutor}) are recorded as JDK Flight Recorder events
+         * {@code io.github.timingwheel.TaskRejected}, with the stack of the thread that submitted
+         * them. Off by default.
+         */
+        public Builder rejectionEvents(boolean rejectionEvents) {
+            this.rejectionEvents = rejectionEvents;
+            return this;
+        }
+
+        private static long thresholdNanos(long threshold, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            if (threshold < 0L) {
+                throw new IllegalArgumentException("threshold must not be negative: " + threshold);
+            }
+            return unit.toNanos(threshold);
+        }
+
         public WheelScheduledExecutor build() {
             return new WheelScheduledExecutor(this);
         }
 
-        ThreadFactory threadFactory() {
+        /** The name set, or a new default one (each call counts an executor). */
+        String nameOrDefault() {
+            return name != null ? name : "timingwheel-" + POOLS.incrementAndGet();
+        }
+
+        ThreadFactory threadFactory(String executorName) {
             if (threadFactory != null) {
                 return threadFactory;
             }
-            String prefix = threadNamePrefix != null
-                    ? threadNamePrefix
-                    : "timingwheel-" + POOLS.incrementAndGet() + "-worker-";
+            String prefix = threadNamePrefix != null ? threadNamePrefix : executorName + "-worker-";
             boolean makeDaemons = daemon;
             AtomicInteger threads = new AtomicInteger();
             return runnable -> {

@@ -81,10 +81,15 @@ final class WheelTimeout extends WheelTask implements Timeout {
 
     /** Runs the task; a failure is logged and goes no further, as in {@code HashedWheelTimer}. */
     void fire() {
+        long startedAt = timer.runStarted(this, task);
+        Throwable failure = null;
         try {
             task.run(this);
-        } catch (Throwable failure) {
-            WheelTimer.LOGGER.warn("An exception was thrown by TimerTask.", failure);
+        } catch (Throwable thrown) {
+            failure = thrown;
+            WheelTimer.LOGGER.warn("An exception was thrown by TimerTask.", thrown);
+        } finally {
+            timer.runEnded(this, task, startedAt, failure);
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,11 +41,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p>Unlike {@code HashedWheelTimer}, nothing ticks: an idle timer's threads park untimed, so a
- * 1 ms tick costs no CPU while nothing is due.
+ * 1 ms tick costs no CPU while nothing is due. And it can be watched: {@link #metrics()} says
+ * how many timeouts are pending, how many fired, failed or were cancelled, and how late they
+ * fired.
  */
 public final class WheelTimer implements Timer {
 
     static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(WheelTimer.class);
+    /** Numbers the default names of timers. */
+    private static final AtomicInteger TIMERS = new AtomicInteger();
 
     private final WheelScheduledExecutor engine;
     /** Bound on pending timeouts, or 0 for none. */
@@ -63,8 +68,10 @@ public final class WheelTimer implements Timer {
     }
 
     private WheelTimer(Builder builder) {
-        ThreadFactory factory = builder.engine.threadFactory();
+        String name = builder.name != null ? builder.name : "wheel-timer-" + TIMERS.incrementAndGet();
+        ThreadFactory factory = builder.engine.threadFactory(name);
         this.engine = builder.engine
+                .name(name)
                 .threadFactory(runnable -> {
                     Thread thread = factory.newThread(runnable);
                     if (thread != null) {
@@ -85,18 +92,25 @@ public final class WheelTimer implements Timer {
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
+        TaskCounters counters = engine.counters();
         if (maxPendingTimeouts > 0) {
             long pending = pendingCount.incrementAndGet();
             if (pending > maxPendingTimeouts) {
                 pendingCount.decrementAndGet();
+                counters.refused();
+                engine.eventRejected(task, "maxPendingTimeouts");
                 throw new RejectedExecutionException("Number of pending timeouts (" + pending
                         + ") is greater than or equal to maximum allowed pending timeouts ("
                         + maxPendingTimeouts + ")");
             }
         }
         WheelTimeout timeout = new WheelTimeout(this, task, engine.deadlineAfter(unit.toNanos(delay)));
+        counters.scheduled(); // before the timeout is published: see TaskCounters [2]
         if (!engine.offerTask(timeout)) {
             uncount();
+            counters.unscheduled();
+            counters.refused();
+            engine.eventRejected(task, "stopped");
             throw new IllegalStateException("cannot be started once stopped");
         }
         return timeout;
@@ -143,10 +157,20 @@ public final class WheelTimer implements Timer {
 
     /**
      * The number of timeouts that are pending: scheduled, and neither fired nor cancelled. Exact
-     * when a bound is set; otherwise read from the wheel (which takes its lock briefly).
+     * when a bound is set; otherwise read from the wheel (which takes its lock briefly). For a
+     * reading that takes no lock, see {@link #metrics()}.
      */
     public long pendingTimeouts() {
         return maxPendingTimeouts > 0 ? pendingCount.get() : engine.getQueue().size();
+    }
+
+    /**
+     * What this timer's timeouts did so far, read without a lock: pending (scheduled, not yet
+     * fired to the end or cancelled), scheduled, ran, failed (the task threw; it was logged),
+     * cancelled, rejected, running, and how late they fired; see {@link SchedulerMetrics}.
+     */
+    public SchedulerMetrics metrics() {
+        return engine.metrics();
     }
 
     /** The engine; for tests of its idle behaviour. */
@@ -167,11 +191,30 @@ public final class WheelTimer implements Timer {
         try {
             executor.execute(timeout::fire);
         } catch (Throwable failure) {
+            engine.counters().refusedRun();
+            engine.eventRejected(timeout.task(), "taskExecutor");
             LOGGER.warn("An exception was thrown while submitting TimerTask for execution.", failure);
         }
     }
 
+    /** Called on the thread that runs a timeout's task, just before it; see the engine's. */
+    long runStarted(WheelTimeout timeout, TimerTask task) {
+        return engine.runStarted(timeout, task);
+    }
+
+    /** Called after a timeout's task returned ({@code failure} null) or threw. */
+    void runEnded(WheelTimeout timeout, TimerTask task, long startedAt, Throwable failure) {
+        engine.runEnded(timeout, task, startedAt, failure != null);
+        if (failure == null) {
+            engine.counters().completed();
+        } else {
+            engine.counters().failed();
+        }
+    }
+
+    /** Called once for a timeout whose cancel won. */
     void released(WheelTimeout timeout) {
+        engine.counters().cancelled();
         uncount();
         engine.release(timeout);
     }
@@ -204,9 +247,19 @@ public final class WheelTimer implements Timer {
         private final WheelScheduledExecutor.Builder engine = WheelScheduledExecutor.builder().workers(1);
         private long maxPendingTimeouts;
         private Executor taskExecutor;
+        private String name;
 
         private Builder() {
             engine.threadNamePrefix("wheel-timer-worker-");
+        }
+
+        /**
+         * A name for the timer, shown in its {@linkplain WheelTimer#metrics() metrics} and events
+         * (default: {@code wheel-timer-N}, N counting timers).
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
         }
 
         /** @throws IllegalArgumentException if {@code workers < 1} */
@@ -260,6 +313,28 @@ public final class WheelTimer implements Timer {
          */
         public Builder maxPendingTimeouts(long maxPendingTimeouts) {
             this.maxPendingTimeouts = Math.max(0L, maxPendingTimeouts);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#lateTaskEventThreshold */
+        public Builder lateTaskEventThreshold(long threshold, TimeUnit unit) {
+            engine.lateTaskEventThreshold(threshold, unit);
+            return this;
+        }
+
+        /** @see WheelScheduledExecutor.Builder#longTaskEventThreshold */
+        public Builder longTaskEventThreshold(long threshold, TimeUnit unit) {
+            engine.longTaskEventThreshold(threshold, unit);
+            return this;
+        }
+
+        /**
+         * Whether refused timeouts (past {@link #maxPendingTimeouts}, after {@link #stop()}, or
+         * refused by the task executor) are recorded as {@code io.github.timingwheel.TaskRejected}
+         * events; see {@link WheelScheduledExecutor.Builder#rejectionEvents}.
+         */
+        public Builder rejectionEvents(boolean rejectionEvents) {
+            engine.rejectionEvents(rejectionEvents);
             return this;
         }
 

@@ -11,7 +11,11 @@
  *       its {@code take} runs the leader/follower protocol; producers reach it through a
  *       lock-free inbox.
  *   <li>{@code ScheduledTask} and {@code PeriodicTask}: the wheel node, the future and the
- *       body in one object.
+ *       body in one object; a {@link io.github.timingwheel.executor.MissedRunPolicy} says what
+ *       a fixed-rate task does after missed runs.
+ *   <li>{@link io.github.timingwheel.executor.SchedulerMetrics}: what the executor's or
+ *       timer's tasks did, counted by {@code TaskCounters} without locks; {@code TaskEvents}
+ *       and the {@code Task*Event} classes: the JDK Flight Recorder events, off by default.
  * </ul>
  *
  * <p>Threading rule: everything public here is thread-safe. Inside, the wheel is confined to

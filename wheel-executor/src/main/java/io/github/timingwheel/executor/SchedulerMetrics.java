@@ -1,0 +1,124 @@
+package io.github.timingwheel.executor;
+
+import io.github.timingwheel.core.LatencyDistribution;
+
+/**
+ * What a {@link WheelScheduledExecutor} or a {@link WheelTimer} had done when
+ * {@code metrics()} was called: task totals since it was built, the tasks pending and running,
+ * and how late runs started. Immutable; {@link #toString()} is one line for a log.
+ *
+ * <p>Reading them costs a sum over a few striped counters and a copy of 32 buckets, takes no
+ * lock and does not stop the scheduler. Totals read while tasks come and go are each exact at
+ * some moment during the read, not all at the same one.
+ *
+ * <p>How the totals add up, once nothing moves: every accepted task ends once, by completing,
+ * failing, being cancelled or being refused by the task executor; a periodic task's runs all
+ * count in {@link #ran()}, but only its end (a failure or a cancel) ends it. So for one-shot tasks
+ * and timeouts, {@code scheduled = pending + ran + failed + cancelled + (rejected runs)}.
+ */
+public final class SchedulerMetrics {
+
+    private final String name;
+    private final int workers;
+    private final long pending;
+    private final long scheduled;
+    private final long cancelled;
+    private final long ran;
+    private final long failed;
+    private final long rejected;
+    private final long running;
+    private final LatencyDistribution lateness;
+
+    SchedulerMetrics(String name, int workers, long pending, long scheduled, long cancelled, long ran,
+            long failed, long rejected, long running, LatencyDistribution lateness) {
+        this.name = name;
+        this.workers = workers;
+        this.pending = pending;
+        this.scheduled = scheduled;
+        this.cancelled = cancelled;
+        this.ran = ran;
+        this.failed = failed;
+        this.rejected = rejected;
+        this.running = running;
+        this.lateness = lateness;
+    }
+
+    /** The name of the executor or timer, as set in its builder. */
+    public String name() {
+        return name;
+    }
+
+    /** The number of worker threads it is configured with (its core pool size). */
+    public int workers() {
+        return workers;
+    }
+
+    /**
+     * Tasks accepted and not yet ended: waiting for their deadline, due, or running; a periodic
+     * task counts until it is cancelled or fails. Approximate while tasks come and go (it may
+     * still count one that has just ended), exact once they stop. Unlike {@code getQueue().size()}
+     * and {@link WheelTimer#pendingTimeouts()}, reading it takes no lock. Tasks that
+     * {@code shutdownNow} returned count until they are cancelled or run.
+     */
+    public long pending() {
+        return pending;
+    }
+
+    /** Tasks accepted: one-shot and periodic tasks (once each, not per run), or timeouts. */
+    public long scheduled() {
+        return scheduled;
+    }
+
+    /**
+     * Tasks cancelled: their future's (or timeout's) {@code cancel} returned true, including the
+     * cancels of shutdown policies and of {@link WheelTimer#stop()}.
+     */
+    public long cancelled() {
+        return cancelled;
+    }
+
+    /** Runs whose body returned normally: each run of a periodic task counts. */
+    public long ran() {
+        return ran;
+    }
+
+    /** Runs whose body threw; the task's future completed with the exception (a timer logs it). */
+    public long failed() {
+        return failed;
+    }
+
+    /**
+     * Tasks refused: submitted after shutdown (whatever the rejection handler then did), past
+     * the bound on pending tasks, or handed to a task executor that refused the body.
+     */
+    public long rejected() {
+        return rejected;
+    }
+
+    /**
+     * Bodies running now: the workers busy with a task, or with a task executor, the bodies
+     * running there.
+     */
+    public long running() {
+        return running;
+    }
+
+    /**
+     * How late runs started: the time a body started minus its deadline, measured with the
+     * scheduler's time source, one value per run (every run of a periodic task).
+     */
+    public LatencyDistribution lateness() {
+        return lateness;
+    }
+
+    /**
+     * One line, for example: {@code timers: pending=3 scheduled=10 ran=5 failed=1 cancelled=1
+     * rejected=2 running=0/2 workers, late n=6 p50<=1us p99<=2.05ms max=1.5ms}.
+     */
+    @Override
+    public String toString() {
+        return name + ": pending=" + pending + " scheduled=" + scheduled + " ran=" + ran
+                + " failed=" + failed + " cancelled=" + cancelled + " rejected=" + rejected
+                + " running=" + running + "/" + workers + " workers, late " + lateness;
+    }
+}

@@ -1,0 +1,226 @@
+package io.github.timingwheel.executor;
+
+import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitInTask;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static io.github.timingwheel.executor.ExecutorTesting.get;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.timingwheel.core.LatencyHistogram;
+import io.github.timingwheel.core.ManualTimeSource;
+import io.netty.util.Timeout;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SchedulerMetrics} of the executor and the timer, checked exactly against known
+ * workloads on a manual clock: every total, pending and running at each step, and the bucket of
+ * each run's lateness.
+ */
+class SchedulerMetricsTest {
+
+    private static final long MS = MILLISECONDS.toNanos(1L);
+    /** The bucket of a lateness of 2 ms: [1.024, 2.048) ms. */
+    private static final int BUCKET_2_MS = LatencyHistogram.bucketOf(2 * MS);
+    /** The bucket of a lateness of 5 ms: [4.096, 8.192) ms. */
+    private static final int BUCKET_5_MS = LatencyHistogram.bucketOf(5 * MS);
+
+    private final ManualTimeSource clock = new ManualTimeSource();
+    private WheelScheduledExecutor executor;
+    private WheelTimer timer;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (executor != null) {
+            executor.shutdownNow();
+            awaitTermination(executor);
+        }
+        if (timer != null) {
+            timer.stop();
+        }
+    }
+
+    private RunObservingExecutor observed(WheelScheduledExecutor.Builder builder) {
+        RunObservingExecutor built = new RunObservingExecutor(builder.timeSource(clock).daemon(true));
+        executor = built;
+        return built;
+    }
+
+    @Test
+    void executorTotals_matchAKnownWorkload() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1).name("metrics-test"));
+        ScheduledFuture<?> ok = pool.schedule(() -> { }, 10, MILLISECONDS);
+        ScheduledFuture<?> throwing = pool.schedule(() -> {
+            throw new IllegalStateException("planned");
+        }, 10, MILLISECONDS);
+        ScheduledFuture<String> later = pool.schedule(() -> "later", 20, MILLISECONDS);
+        ScheduledFuture<?> cancelled = pool.schedule(() -> { }, 30, MILLISECONDS);
+        ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(() -> { }, 10, 10, MILLISECONDS);
+        assertThat(cancelled.cancel(false)).isTrue();
+
+        assertMetrics(pool.metrics(), 4, 5, 0, 0, 1, 0);
+        assertThat(pool.metrics().lateness().totalCount()).isZero();
+
+        clock.advance(12, MILLISECONDS); // ok, throwing and the first periodic run, 2 ms late
+        pool.awaitRuns(3);
+        assertThat(get(ok)).isNull();
+        assertThatThrownBy(() -> get(throwing)).isInstanceOf(ExecutionException.class);
+        SchedulerMetrics at12 = pool.metrics();
+        assertMetrics(at12, 2, 5, 2, 1, 1, 0);
+        assertThat(at12.lateness().totalCount()).isEqualTo(3);
+        assertThat(at12.lateness().count(BUCKET_2_MS)).isEqualTo(3);
+        assertThat(at12.lateness().maxNanos()).isEqualTo(2 * MS);
+
+        clock.advance(13, MILLISECONDS); // at 25: 'later' and the second periodic run, 5 ms late
+        pool.awaitRuns(2);
+        assertThat(get(later)).isEqualTo("later");
+        assertMetrics(pool.metrics(), 1, 5, 4, 1, 1, 0);
+        assertThat(periodic.cancel(false)).isTrue();
+        assertMetrics(pool.metrics(), 0, 5, 4, 1, 2, 0);
+
+        pool.shutdown();
+        assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+        awaitTermination(pool);
+
+        SchedulerMetrics end = pool.metrics();
+        assertMetrics(end, 0, 5, 4, 1, 2, 1);
+        assertThat(end.lateness().count(BUCKET_2_MS)).isEqualTo(3);
+        assertThat(end.lateness().count(BUCKET_5_MS)).isEqualTo(2);
+        assertThat(end.lateness().totalCount()).isEqualTo(5);
+        assertThat(end.running()).isZero();
+        assertThat(end.name()).isEqualTo("metrics-test");
+        assertThat(end.workers()).isEqualTo(1);
+        assertThat(end).hasToString("metrics-test: pending=0 scheduled=5 ran=4 failed=1 cancelled=2 rejected=1"
+                + " running=0/1 workers, late n=5 p50<=2.05ms p99<=5ms max=5ms");
+    }
+
+    /** Lateness is measured on the executor's time source, to the nanosecond: 999 ns and 1000 ns fall apart. */
+    @Test
+    void lateness_isMeasuredOnTheTimeSource_toTheNanosecond() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1));
+        ScheduledFuture<?> first = pool.schedule(() -> { }, 1, MILLISECONDS);
+        clock.advanceNanos(MS + 999L);
+        get(first);
+        ScheduledFuture<?> second = pool.schedule(() -> { }, 1, MILLISECONDS);
+        clock.advanceNanos(MS + 1_000L);
+        get(second);
+        ScheduledFuture<?> third = pool.schedule(() -> { }, 0, NANOSECONDS);
+        get(third);
+
+        SchedulerMetrics metrics = pool.metrics();
+        assertThat(metrics.lateness().count(0)).as("999 ns and 0 ns").isEqualTo(2);
+        assertThat(metrics.lateness().count(1)).as("1000 ns").isEqualTo(1);
+        assertThat(metrics.lateness().maxNanos()).isEqualTo(1_000L);
+    }
+
+    @Test
+    void running_countsBodiesInProgress() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(2));
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        Runnable blocking = () -> {
+            started.countDown();
+            awaitInTask(release);
+        };
+        ScheduledFuture<?> one = pool.schedule(blocking, 0, MILLISECONDS);
+        ScheduledFuture<?> two = pool.schedule(blocking, 0, MILLISECONDS);
+        await(started);
+
+        assertThat(pool.metrics().running()).isEqualTo(2);
+        assertThat(pool.metrics().pending()).as("running tasks are pending until they end").isEqualTo(2);
+        release.countDown();
+        get(one);
+        get(two);
+        assertThat(pool.metrics().running()).isZero();
+        assertThat(pool.metrics().pending()).isZero();
+        assertThat(pool.metrics().ran()).isEqualTo(2);
+    }
+
+    @Test
+    void theBoundOnPendingTasks_countsRejections() {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1).maxPendingTasks(2));
+        pool.schedule(() -> { }, 1, MILLISECONDS);
+        pool.schedule(() -> { }, 1, MILLISECONDS);
+        assertThatThrownBy(() -> pool.schedule(() -> { }, 1, MILLISECONDS))
+                .isInstanceOf(RejectedExecutionException.class);
+
+        assertMetrics(pool.metrics(), 2, 2, 0, 0, 0, 1);
+    }
+
+    @Test
+    void aTaskExecutorThatRefusesABody_countsARejection_notARun() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1).taskExecutor(body -> {
+            throw new RejectedExecutionException("full");
+        }));
+        ScheduledFuture<?> refused = pool.schedule(() -> { }, 0, MILLISECONDS);
+        assertThatThrownBy(() -> get(refused)).hasCauseInstanceOf(RejectedExecutionException.class);
+
+        assertMetrics(pool.metrics(), 0, 1, 0, 0, 0, 1);
+        assertThat(pool.metrics().lateness().totalCount()).as("the body never started").isZero();
+    }
+
+    @Test
+    void timerTotals_matchAKnownWorkload() throws Exception {
+        timer = WheelTimer.builder().timeSource(clock).daemon(true).maxPendingTimeouts(3).name("timer-test").build();
+        CountDownLatch fired = new CountDownLatch(2);
+        timer.newTimeout(timeout -> fired.countDown(), 10, MILLISECONDS);
+        timer.newTimeout(timeout -> {
+            fired.countDown();
+            throw new IllegalStateException("planned, and logged");
+        }, 10, MILLISECONDS);
+        Timeout cancelled = timer.newTimeout(timeout -> { }, 20, MILLISECONDS);
+        assertThatThrownBy(() -> timer.newTimeout(timeout -> { }, 20, MILLISECONDS))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertMetrics(timer.metrics(), 3, 3, 0, 0, 0, 1);
+        assertThat(cancelled.cancel()).isTrue();
+        assertMetrics(timer.metrics(), 2, 3, 0, 0, 1, 1);
+        assertThat(timer.metrics().pending()).isEqualTo(timer.pendingTimeouts());
+
+        clock.advance(15, MILLISECONDS);
+        await(fired);
+        assertThat(timer.stop()).isEmpty(); // waits for the workers: every count is in
+        assertThatThrownBy(() -> timer.newTimeout(timeout -> { }, 1, MILLISECONDS))
+                .isInstanceOf(IllegalStateException.class);
+
+        SchedulerMetrics end = timer.metrics();
+        assertMetrics(end, 0, 3, 1, 1, 1, 2);
+        assertThat(end.lateness().count(BUCKET_5_MS)).isEqualTo(2);
+        assertThat(end.lateness().totalCount()).isEqualTo(2);
+        assertThat(end.name()).isEqualTo("timer-test");
+        assertThat(end.running()).isZero();
+    }
+
+    @Test
+    void timerStop_countsTheTimeoutsItCancels() {
+        timer = WheelTimer.builder().timeSource(clock).daemon(true).build();
+        timer.newTimeout(timeout -> { }, 1, MILLISECONDS);
+        timer.newTimeout(timeout -> { }, 1, MILLISECONDS);
+
+        assertThat(timer.stop()).hasSize(2);
+        assertMetrics(timer.metrics(), 0, 2, 0, 0, 2, 0);
+    }
+
+    @Test
+    void defaultNames() {
+        timer = WheelTimer.builder().daemon(true).build();
+        executor = WheelScheduledExecutor.builder().workers(1).daemon(true).build();
+        assertThat(timer.metrics().name()).matches("wheel-timer-\\d+");
+        assertThat(executor.metrics().name()).matches("timingwheel-\\d+").isEqualTo(executor.name());
+        assertThat(executor.metrics().workers()).isEqualTo(1);
+    }
+
+    private static void assertMetrics(SchedulerMetrics metrics, long pending, long scheduled, long ran, long failed,
+            long cancelled, long rejected) {
+        assertThat(new long[] {metrics.pending(), metrics.scheduled(), metrics.ran(), metrics.failed(),
+            metrics.cancelled(), metrics.rejected()})
+                .as("pending, scheduled, ran, failed, cancelled, rejected in %s", metrics)
+                .containsExactly(pending, scheduled, ran, failed, cancelled, rejected);
+    }
+}
