@@ -275,9 +275,11 @@ class LeaderFollowerTest {
 
         List<String> wrong = new ArrayList<>();
         for (int id = 0; id < tasks; id++) {
-            int expected = cancelled.get(id) == 1 ? 0 : 1;
-            if (runs.get(id) != expected) {
-                wrong.add("task " + id + " ran " + runs.get(id) + " times, expected " + expected);
+            // A successful cancel(false) of a task due now may still see its body start once: a
+            // worker had already claimed the run (FutureTask behaves the same way). Never twice.
+            boolean right = cancelled.get(id) == 1 ? runs.get(id) <= 1 : runs.get(id) == 1;
+            if (!right) {
+                wrong.add("task " + id + " ran " + runs.get(id) + " times, cancelled: " + (cancelled.get(id) == 1));
             }
         }
         assertThat(wrong).as("seed %d", seed).isEmpty();
