@@ -11,7 +11,7 @@ import io.github.timingwheel.core.TimingWheel;
  * previous run ended. Runs never overlap: the next run is scheduled only after this one
  * returned, and that hand-over (through the queue) makes each run happen-before the next.
  */
-final class PeriodicTask extends ScheduledTask<Void> {
+class PeriodicTask extends ScheduledTask<Void> {
 
     /** Positive: fixed rate; negative: fixed delay of {@code -period}; in nanoseconds. */
     private final long period;
