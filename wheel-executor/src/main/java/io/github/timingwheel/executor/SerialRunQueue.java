@@ -47,8 +47,6 @@ final class SerialRunQueue {
     private final MemberTracker tracker;
     /** Where a drain continues after a batch ([4]). */
     private final Executor continuations;
-    /** kick() as a task, for the executors that run task bodies elsewhere. */
-    final Runnable kicker = this::kick;
 
     /** Oldest due task, or null. Guarded by this. */
     private GroupMember head;

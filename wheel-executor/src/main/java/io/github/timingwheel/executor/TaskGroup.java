@@ -86,6 +86,9 @@ import java.util.concurrent.TimeUnit;
  *       {@code shutdownNow()} of the executor returns stay tracked until they are cancelled.
  *   <li>Calling {@code run()} on a serial group's future runs the group's due tasks, not that
  *       task ahead of its deadline.
+ *   <li>{@code close()} waits for submissions to the group that are in flight (a few
+ *       instructions each), so a {@code RejectedExecutionHandler} must not close the group whose
+ *       submission it is handling.
  * </ul>
  *
  * <p>Thread-safe: every method may be called from any thread, including the group's own tasks.

@@ -53,12 +53,15 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
     private final MemberTracker members = new MemberTracker();
     /** The run queue of a serial group; null for a plain one. */
     private final SerialRunQueue serial;
+    /** serial.kick() as a task, for a timer that runs its tasks on a task executor. */
+    private final Runnable kick;
 
     TimeoutGroup(WheelTimer timer, boolean serial) {
         this.timer = timer;
         this.serial = serial
                 ? new SerialRunQueue(members, work -> timer.engine().execute(() -> timer.runOnTaskThread(work)))
                 : null;
+        this.kick = serial ? this.serial::kick : null;
     }
 
     /**
@@ -154,6 +157,6 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
 
     /** A worker found a timeout of this serial group due: drain the group where tasks run. */
     void kickOnTaskThread() {
-        timer.runOnTaskThread(serial.kicker);
+        timer.runOnTaskThread(kick);
     }
 }

@@ -12,9 +12,17 @@
  *       lock-free inbox.
  *   <li>{@code ScheduledTask} and {@code PeriodicTask}: the wheel node, the future and the
  *       body in one object.
+ *   <li>{@link io.github.timingwheel.executor.TaskGroup} and
+ *       {@link io.github.timingwheel.executor.TimeoutGroup}: groups of tasks (or timeouts) on one
+ *       executor (or timer) that are cancelled together; {@code MemberTracker} holds a group's
+ *       intrusive list of tasks and its lifecycle, {@code SerialRunQueue} the run queue of a
+ *       serial group; {@code GroupedTask}, {@code GroupedPeriodicTask} and
+ *       {@code GroupedTimeout} carry the links.
  * </ul>
  *
  * <p>Threading rule: everything public here is thread-safe. Inside, the wheel is confined to
- * the holder of the queue's lock; each shared field documents who writes and reads it.
+ * the holder of the queue's lock; each shared field documents who writes and reads it. A
+ * group's monitors are leaf locks: taken, possibly under the queue's lock, for a few pointer
+ * writes, never while calling out.
  */
 package io.github.timingwheel.executor;

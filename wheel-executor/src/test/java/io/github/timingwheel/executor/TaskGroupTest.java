@@ -15,6 +15,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.testing.NullPointerTester;
 import io.github.timingwheel.core.ManualTimeSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -217,6 +218,19 @@ class TaskGroupTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delay");
         assertThatThrownBy(() -> group.awaitTermination(1, null))
                 .isInstanceOf(NullPointerException.class).hasMessage("unit");
+        assertThat(group.pendingTasks()).isZero();
+    }
+
+    @Test
+    void nullForEveryReferenceParameter_throwsNullPointerException() throws Exception {
+        TaskGroup group = executor.newSerialGroup();
+        new NullPointerTester()
+                .setDefault(TimeUnit.class, HOURS)
+                .ignore(TaskGroup.class.getMethod("submit", Runnable.class, Object.class)) // null result is allowed
+                .testAllPublicInstanceMethods(group);
+
+        assertThat(group.isShutdown()).isFalse();
+        group.close();
         assertThat(group.pendingTasks()).isZero();
     }
 

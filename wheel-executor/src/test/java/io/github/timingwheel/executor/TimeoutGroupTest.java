@@ -8,6 +8,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.testing.NullPointerTester;
 import io.github.timingwheel.core.ManualTimeSource;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -134,6 +136,7 @@ class TimeoutGroupTest {
                 .isInstanceOf(NullPointerException.class).hasMessage("task");
         assertThatThrownBy(() -> group.newTimeout(t -> { }, 1, null))
                 .isInstanceOf(NullPointerException.class).hasMessage("unit");
+        new NullPointerTester().setDefault(TimeUnit.class, HOURS).testAllPublicInstanceMethods(group);
         Timeout pending = group.newTimeout(t -> { }, 1, HOURS);
 
         Set<Timeout> unprocessed = timer.stop();
