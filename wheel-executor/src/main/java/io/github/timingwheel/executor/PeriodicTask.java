@@ -22,7 +22,7 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     /** The period (fixed rate) or delay (fixed delay), positive, in nanoseconds. */
     final long period;
 
-    private PeriodicTask(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
+    PeriodicTask(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
         super(owner, body, deadline);
         this.period = period;
     }

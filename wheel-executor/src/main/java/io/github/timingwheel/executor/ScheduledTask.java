@@ -324,6 +324,13 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         throw new ExecutionException((Throwable) outcome);
     }
 
+    /**
+     * Called once, by the thread that completed or cancelled the task, after its final state is
+     * set: grouped tasks leave their group here. Nothing by default.
+     */
+    void completed() {
+    }
+
     // ---------------------------------------------------------------------------------------
     // Waiting: a Treiber stack of parked threads, released once on completion.
 
@@ -334,6 +341,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
 
     /** Runs once per task, when it completes in any way (normal, failed or cancelled). */
     private void finishCompletion() {
+        completed();
         owner.taskFinished();
         for (Waiter q; (q = waiters) != null; ) {
             if (WAITERS.weakCompareAndSet(this, q, null)) {

@@ -276,6 +276,23 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * A new group of tasks on this executor's workers and wheel, which tracks its own pending
+     * tasks and cancels them all in one {@link TaskGroup#close()}; see {@link TaskGroup}.
+     */
+    public TaskGroup newGroup() {
+        return new TaskGroup(this, false);
+    }
+
+    /**
+     * A new serial group: as {@link #newGroup()}, and its tasks never run at the same time and
+     * run in deadline-then-submission order, as a reactive scheduler's worker does; see
+     * {@link TaskGroup}.
+     */
+    public TaskGroup newSerialGroup() {
+        return new TaskGroup(this, true);
+    }
+
+    /**
      * Lets a subclass replace or wrap the task that is queued and returned, as
      * {@link ScheduledThreadPoolExecutor#decorateTask(Runnable, RunnableScheduledFuture)}. The
      * default returns {@code task}. A replacement's {@code run} and {@code cancel} should
@@ -292,7 +309,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         return task;
     }
 
-    private <V> RunnableScheduledFuture<V> delayedExecute(ScheduledTask<V> task,
+    /** Queues a new task, or hands it to the rejection handler; task groups use it too. */
+    <V> RunnableScheduledFuture<V> delayedExecute(ScheduledTask<V> task,
             RunnableScheduledFuture<V> decorated) {
         Objects.requireNonNull(decorated, "decorateTask returned null");
         if (decorated != task) {

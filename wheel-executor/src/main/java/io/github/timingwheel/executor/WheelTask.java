@@ -20,4 +20,12 @@ abstract class WheelTask extends TimerNode implements Runnable {
 
     /** Whether the task was made for {@code queue}; a task never moves between queues. */
     abstract boolean belongsTo(WheelWorkQueue queue);
+
+    /**
+     * Called by the queue, under its lock, when it hands the task out because it is due (to a
+     * worker, or to {@code drainTo}): the wheel's hand-out order is deadline-then-sequence, so a
+     * serial group queues its tasks here to keep that order. Nothing by default.
+     */
+    void handedOut() {
+    }
 }

@@ -12,9 +12,10 @@ import java.lang.invoke.VarHandle;
  * Netty's {@code HashedWheelTimeout}, and no future behind it.
  *
  * <p>States: {@code INIT} until exactly one of {@link #run} (to {@code EXPIRED}) and
- * {@link #cancel} (to {@code CANCELLED}) wins a CAS; neither changes after.
+ * {@link #cancel} (to {@code CANCELLED}) wins a CAS; neither changes after. Not final: a
+ * {@link GroupedTimeout} adds its group's links.
  */
-final class WheelTimeout extends WheelTask implements Timeout {
+class WheelTimeout extends WheelTask implements Timeout {
 
     private static final int INIT = 0;
     private static final int CANCELLED = 1;
@@ -33,6 +34,11 @@ final class WheelTimeout extends WheelTask implements Timeout {
 
     @Override
     public Timer timer() {
+        return timer;
+    }
+
+    /** The timer whose engine runs this timeout. */
+    final WheelTimer wheelTimer() {
         return timer;
     }
 
@@ -62,6 +68,7 @@ final class WheelTimeout extends WheelTask implements Timeout {
         if (!STATE.compareAndSet(this, INIT, CANCELLED)) {
             return false;
         }
+        finished();
         timer.released(this);
         try {
             task.cancelled(this);
@@ -74,9 +81,25 @@ final class WheelTimeout extends WheelTask implements Timeout {
     /** Called by a worker when the deadline has come: fires the task unless it was cancelled. */
     @Override
     public void run() {
-        if (STATE.compareAndSet(this, INIT, EXPIRED)) {
+        if (claim()) {
             timer.expired(this);
         }
+    }
+
+    /** Moves the timeout from INIT to EXPIRED: true for the one caller that does. */
+    final boolean claim() {
+        if (!STATE.compareAndSet(this, INIT, EXPIRED)) {
+            return false;
+        }
+        finished();
+        return true;
+    }
+
+    /**
+     * Called once, by the thread that expired or cancelled the timeout, right after its state
+     * changed: grouped timeouts leave their group here. Nothing by default.
+     */
+    void finished() {
     }
 
     /** Runs the task; a failure is logged and goes no further, as in {@code HashedWheelTimer}. */

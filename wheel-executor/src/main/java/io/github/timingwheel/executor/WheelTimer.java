@@ -92,7 +92,42 @@ public final class WheelTimer implements Timer {
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
+        return start(new WheelTimeout(this, task, engine.deadlineAfter(unit.toNanos(delay))));
+    }
+
+    /**
+     * A new group of timeouts on this timer, which tracks its pending timeouts and cancels them
+     * all in one {@link TimeoutGroup#stop()}: the timeouts of one connection. See
+     * {@link TimeoutGroup}.
+     */
+    public TimeoutGroup newGroup() {
+        return new TimeoutGroup(this, false);
+    }
+
+    /**
+     * A new serial group: as {@link #newGroup()}, and its timeouts never fire at the same time
+     * and fire in deadline-then-submission order. See {@link TimeoutGroup}.
+     */
+    public TimeoutGroup newSerialGroup() {
+        return new TimeoutGroup(this, true);
+    }
+
+    /** Counts and queues a new timeout; groups call it too. */
+    <T extends WheelTimeout> T start(T timeout) {
         TaskCounters counters = engine.counters();
+        reserve(timeout.task(), counters);
+        counters.scheduled(); // before the timeout is published: see TaskCounters [2]
+        if (!engine.offerTask(timeout)) {
+            uncount();
+            counters.unscheduled();
+            counters.refused();
+            engine.eventRejected(timeout.task(), "stopped");
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        return timeout;
+    }
+
+    private void reserve(TimerTask task, TaskCounters counters) {
         if (maxPendingTimeouts > 0) {
             long pending = pendingCount.incrementAndGet();
             if (pending > maxPendingTimeouts) {
@@ -104,16 +139,6 @@ public final class WheelTimer implements Timer {
                         + maxPendingTimeouts + ")");
             }
         }
-        WheelTimeout timeout = new WheelTimeout(this, task, engine.deadlineAfter(unit.toNanos(delay)));
-        counters.scheduled(); // before the timeout is published: see TaskCounters [2]
-        if (!engine.offerTask(timeout)) {
-            uncount();
-            counters.unscheduled();
-            counters.refused();
-            engine.eventRejected(task, "stopped");
-            throw new IllegalStateException("cannot be started once stopped");
-        }
-        return timeout;
     }
 
     /**
@@ -183,16 +208,35 @@ public final class WheelTimer implements Timer {
 
     void expired(WheelTimeout timeout) {
         uncount();
+        if (taskExecutor == null) {
+            timeout.fire();
+        } else {
+            runOnTaskThread(timeout::fire, timeout.task());
+        }
+    }
+
+    /** A serial group fires a timeout it claimed, on the thread that drains the group. */
+    void expiredHere(WheelTimeout timeout) {
+        uncount();
+        timeout.fire();
+    }
+
+    /**
+     * Runs {@code work} where timer tasks run: here, or on the task executor.
+     *
+     * @param named what a rejection event names: the timer task, or the work itself
+     */
+    void runOnTaskThread(Runnable work, Object named) {
         Executor executor = taskExecutor;
         if (executor == null) {
-            timeout.fire();
+            work.run();
             return;
         }
         try {
-            executor.execute(timeout::fire);
+            executor.execute(work);
         } catch (Throwable failure) {
             engine.counters().refusedRun();
-            engine.eventRejected(timeout.task(), "taskExecutor");
+            engine.eventRejected(named, "taskExecutor");
             LOGGER.warn("An exception was thrown while submitting TimerTask for execution.", failure);
         }
     }

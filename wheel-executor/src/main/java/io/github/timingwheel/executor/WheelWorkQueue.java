@@ -208,7 +208,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 long now = clock.nanoTime();
                 WheelTask task = wheel.poll(now);
                 if (task != null) {
-                    return task.outer();
+                    return handOut(task);
                 }
                 long waitNanos = timed ? giveUpAt - now : Long.MAX_VALUE;
                 if (timed && waitNanos <= 0) {
@@ -268,6 +268,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
     }
 
+    /** A due task leaves the wheel for a worker or a sink. Call only when holding lock. */
+    private static Runnable handOut(WheelTask task) {
+        task.handedOut();
+        return task.outer();
+    }
+
     // ---------------------------------------------------------------------------------------
     // The rest of BlockingQueue: under the lock, after draining the inbox.
 
@@ -277,7 +283,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         try {
             drainInbox();
             WheelTask task = wheel.poll(clock.nanoTime());
-            return task == null ? null : task.outer();
+            return task == null ? null : handOut(task);
         } finally {
             lock.unlock();
         }
@@ -443,7 +449,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             long now = clock.nanoTime();
             WheelTask task;
             while (moved < maxElements && (task = wheel.poll(now)) != null) {
-                sink.add(task.outer());
+                sink.add(handOut(task));
                 moved++;
             }
             return moved;

@@ -16,9 +16,17 @@
  *   <li>{@link io.github.timingwheel.executor.SchedulerMetrics}: what the executor's or
  *       timer's tasks did, counted by {@code TaskCounters} without locks; {@code TaskEvents}
  *       and the {@code Task*Event} classes: the JDK Flight Recorder events, off by default.
+ *   <li>{@link io.github.timingwheel.executor.TaskGroup} and
+ *       {@link io.github.timingwheel.executor.TimeoutGroup}: groups of tasks (or timeouts) on one
+ *       executor (or timer) that are cancelled together; {@code MemberTracker} holds a group's
+ *       intrusive list of tasks and its lifecycle, {@code SerialRunQueue} the run queue of a
+ *       serial group; {@code GroupedTask}, {@code GroupedPeriodicTask} and
+ *       {@code GroupedTimeout} carry the links.
  * </ul>
  *
  * <p>Threading rule: everything public here is thread-safe. Inside, the wheel is confined to
- * the holder of the queue's lock; each shared field documents who writes and reads it.
+ * the holder of the queue's lock; each shared field documents who writes and reads it. A
+ * group's monitors are leaf locks: taken, possibly under the queue's lock, for a few pointer
+ * writes, never while calling out.
  */
 package io.github.timingwheel.executor;

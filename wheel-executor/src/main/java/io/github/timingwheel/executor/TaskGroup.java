@@ -1,0 +1,342 @@
+package io.github.timingwheel.executor;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A group of tasks on a {@link WheelScheduledExecutor}'s workers and wheel, which tracks its own
+ * pending tasks and cancels them all in one call: the timers of one connection, or the worker a
+ * reactive library gives each subscriber. Made by {@link WheelScheduledExecutor#newGroup()} and
+ * {@link WheelScheduledExecutor#newSerialGroup()}.
+ *
+ * <pre>{@code
+ * try (TaskGroup timers = executor.newGroup()) {         // one per connection
+ *     timers.schedule(this::readTimedOut, 30, SECONDS);
+ *     timers.scheduleWithFixedDelay(this::sendKeepAlive, 15, 15, SECONDS);
+ *     ...
+ * }                                                       // every pending timer is cancelled
+ * }</pre>
+ *
+ * <p>It schedules as {@link ScheduledExecutorService} does (one-shot {@code Runnable} and
+ * {@code Callable}, fixed rate, fixed delay; {@code execute} and {@code submit} mean a zero
+ * delay), with the executor's guarantees (never early; deadline-then-submission order) and its
+ * futures ({@code decorateTask} of the executor applies). What it adds:
+ * <ul>
+ *   <li><b>Tracking at O(1), nothing retained.</b> Each task is linked into the group's own
+ *       list when scheduled and unlinked when it completes, fails or is cancelled, by anyone:
+ *       the task carries the links (a grouped one-shot task is 80 bytes against 64 ungrouped),
+ *       so tracking allocates nothing. A periodic task stays tracked across its runs.
+ *   <li><b>{@link #close()}</b> cancels every task the group still tracks
+ *       ({@code cancel(false)}) and rejects new work with {@link RejectedExecutionException}.
+ *       It returns at once: it does not wait for a body that was already running. Closing a
+ *       group does not affect other groups or the executor.
+ *   <li><b>Serial groups</b> ({@link #isSerial()}): tasks of the group never run at the same
+ *       time, and due tasks run in the order the wheel hands them out: earlier deadline first,
+ *       equal deadlines in submission order, even with several workers. Each run
+ *       happens-before the next. A slow task holds up only its own group; the group's other
+ *       due tasks wait in its queue, not on a worker. A group with many due tasks runs at most
+ *       a batch of them on one worker before passing the rest to another worker task, so it
+ *       does not hold a worker for all of them.
+ * </ul>
+ *
+ * <h2>Races, and what holds</h2>
+ * <ul>
+ *   <li>{@code close()} vs {@code schedule}: the schedule is either rejected
+ *       ({@code RejectedExecutionException}) or accepted and then cancelled by the close; a
+ *       task is never left pending after {@code close()} returned. (A submission in flight is
+ *       a few instructions long; close waits for it.)
+ *   <li>{@code close()} vs a task becoming due: the task either ran (its future is done, and
+ *       close did not cancel it) or is cancelled and never starts; never both, never neither.
+ *       As with {@link Future#cancel(boolean) cancel(false)}, a run that had already begun
+ *       when close cancelled it goes on to its end, and its body's first line may come just
+ *       after close returned; {@link #awaitTermination} waits for such runs,
+ *       {@link #shutdownNow()} interrupts them.
+ *   <li>{@code close()} vs the task's own {@code cancel}: exactly one of them cancels it, and
+ *       it leaves the group once.
+ *   <li>A periodic task: no run starts after {@code close()} returned (one in progress may
+ *       finish), and it is not rescheduled.
+ * </ul>
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #close()} and {@link #shutdownNow()} cancel everything; {@link #shutdown()} is the
+ * orderly form of {@link ScheduledExecutorService}: new work is rejected, periodic tasks are
+ * cancelled (the default policy of {@code ScheduledThreadPoolExecutor}) and one-shot tasks still
+ * run. None of them shuts the executor down. The group has terminated when it is shut down or
+ * closed, no task is tracked, and no run is in progress.
+ *
+ * <h2>Caveats</h2>
+ * <ul>
+ *   <li>{@code close()} does not wait, unlike {@code ExecutorService.close()} of Java 19 and
+ *       later: it is meant to be called from an I/O thread, or from one of the group's own
+ *       tasks. Call {@link #awaitTermination} to wait for runs in progress.
+ *   <li>Shutting the executor down does not close its groups. A task the executor rejects then
+ *       goes to the executor's {@code RejectedExecutionHandler}; one that a discarding handler
+ *       drops silently stays tracked until the group is closed. The tasks that
+ *       {@code shutdownNow()} of the executor returns stay tracked until they are cancelled.
+ *   <li>Calling {@code run()} on a serial group's future runs the group's due tasks, not that
+ *       task ahead of its deadline.
+ *   <li>{@code close()} waits for submissions to the group that are in flight (a few
+ *       instructions each), so a {@code RejectedExecutionHandler} must not close the group whose
+ *       submission it is handling.
+ * </ul>
+ *
+ * <p>Thread-safe: every method may be called from any thread, including the group's own tasks.
+ */
+public final class TaskGroup extends AbstractExecutorService implements ScheduledExecutorService,
+        AutoCloseable {
+
+    private final WheelScheduledExecutor executor;
+    private final MemberTracker members = new MemberTracker();
+    /** The run queue of a serial group; null for a plain one. */
+    private final SerialRunQueue serial;
+
+    TaskGroup(WheelScheduledExecutor executor, boolean serial) {
+        this.executor = executor;
+        this.serial = serial ? new SerialRunQueue(members, executor::execute) : null;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Scheduling.
+
+    /** @throws RejectedExecutionException if the group is shut down or closed */
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        GroupedTask<Void> task = new GroupedTask<>(executor, this, command,
+                executor.deadlineAfter(unit.toNanos(delay)));
+        return submit(task, task, executor.decorateTask(command, task));
+    }
+
+    /** @throws RejectedExecutionException if the group is shut down or closed */
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(unit, "unit");
+        GroupedTask<V> task = new GroupedTask<>(executor, this, callable,
+                executor.deadlineAfter(unit.toNanos(delay)));
+        return submit(task, task, executor.decorateTask(callable, task));
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code period <= 0}
+     * @throws RejectedExecutionException if the group is shut down or closed
+     */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
+            TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        if (period <= 0L) {
+            throw new IllegalArgumentException("period must be positive: " + period);
+        }
+        return schedulePeriodic(command, unit.toNanos(initialDelay), unit.toNanos(period),
+                executor.getMissedRunPolicy());
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code delay <= 0}
+     * @throws RejectedExecutionException if the group is shut down or closed
+     */
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
+            TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        if (delay <= 0L) {
+            throw new IllegalArgumentException("delay must be positive: " + delay);
+        }
+        return schedulePeriodic(command, unit.toNanos(initialDelay), unit.toNanos(delay), null);
+    }
+
+    /** @param policy the missed-run policy of a fixed-rate task; null for a fixed delay */
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelayNanos, long periodNanos,
+            MissedRunPolicy policy) {
+        GroupedPeriodicTask task = new GroupedPeriodicTask(executor, this, command,
+                executor.deadlineAfter(initialDelayNanos), periodNanos, policy);
+        return submit(task, task, executor.decorateTask(command, task));
+    }
+
+    /** Links the task, then hands it to the executor (MemberTracker, note [3]). */
+    private <V> RunnableScheduledFuture<V> submit(ScheduledTask<V> task, GroupMember member,
+            RunnableScheduledFuture<V> decorated) {
+        members.admit(member);
+        boolean accepted = false;
+        try {
+            RunnableScheduledFuture<V> future = executor.delayedExecute(task, decorated);
+            accepted = true;
+            return future;
+        } finally {
+            members.admitted(member, accepted);
+        }
+    }
+
+    /**
+     * Runs {@code command} now (a zero delay), as a task of the group.
+     *
+     * @throws RejectedExecutionException if the group is shut down or closed
+     */
+    @Override
+    public void execute(Runnable command) {
+        schedule(command, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        return schedule(task, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        Objects.requireNonNull(task, "task");
+        return schedule(Executors.callable(task, result), 0L, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        return schedule(task, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Lifecycle.
+
+    /**
+     * Cancels every task the group tracks ({@code cancel(false)}: a run in progress goes on to
+     * its end) and rejects new work from now on. Returns without waiting; later calls do
+     * nothing. The executor and other groups are not affected.
+     */
+    @Override
+    public void close() {
+        cancelAll(members.close(), false);
+    }
+
+    /**
+     * Rejects new work and cancels the group's periodic tasks; its one-shot tasks still run.
+     * The executor is not affected.
+     */
+    @Override
+    public void shutdown() {
+        cancelAll(members.shutdown(), false);
+    }
+
+    /**
+     * As {@link #close()}, but interrupts runs in progress ({@code cancel(true)}).
+     *
+     * @return the futures this call cancelled (those of tasks that were pending, and those of
+     *     runs it interrupted)
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        return cancelAll(members.close(), true);
+    }
+
+    private List<Runnable> cancelAll(GroupMember[] victims, boolean mayInterruptIfRunning) {
+        List<Runnable> cancelled = victims.length == 0 ? Collections.emptyList() : new ArrayList<>(victims.length);
+        for (GroupMember member : victims) {
+            if (member.cancelByGroup(mayInterruptIfRunning)) {
+                cancelled.add((Runnable) member.handle());
+            }
+        }
+        if (serial != null && members.isClosed()) {
+            serial.clear();
+        }
+        return cancelled;
+    }
+
+    /** Whether {@link #close()}, {@link #shutdown()} or {@link #shutdownNow()} was called. */
+    @Override
+    public boolean isShutdown() {
+        return members.isShutdown();
+    }
+
+    /** Whether the group is shut down, tracks no task and runs none. */
+    @Override
+    public boolean isTerminated() {
+        return members.isTerminated();
+    }
+
+    /**
+     * Waits until the group has terminated: shut down or closed, every task finished (run,
+     * failed or cancelled) and no run in progress.
+     */
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        return members.awaitTermination(timeout, unit);
+    }
+
+    /**
+     * The number of tasks the group tracks: scheduled and not yet completed, failed or
+     * cancelled (a periodic task counts until it ends). O(1).
+     */
+    public int pendingTasks() {
+        return members.size();
+    }
+
+    /** Whether the group's tasks run one at a time, in order ({@link WheelScheduledExecutor#newSerialGroup()}). */
+    public boolean isSerial() {
+        return serial != null;
+    }
+
+    /** The executor whose workers and wheel the group uses. */
+    public WheelScheduledExecutor executor() {
+        return executor;
+    }
+
+    @Override
+    public String toString() {
+        return "TaskGroup[" + (isSerial() ? "serial, " : "")
+                + (isTerminated() ? "terminated" : isShutdown() ? "shut down" : "open")
+                + ", pending=" + pendingTasks() + "]";
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Called by the group's tasks.
+
+    /** A worker (or the task executor) runs a task of the group. */
+    void run(GroupMember member) {
+        if (serial != null) {
+            serial.kick();
+            return;
+        }
+        members.enterRun();
+        try {
+            member.runInGroup();
+        } finally {
+            members.exitRun();
+        }
+    }
+
+    /**
+     * After each run: clears an interrupt that a {@code cancel(true)} of that run left, so that
+     * it does not reach the next task a serial drain runs on this thread, as the pool clears it
+     * between tasks; after the executor's shutdown the pool's interrupts are left alone.
+     */
+    void afterRun() {
+        if (!executor.isShutdown()) {
+            Thread.interrupted();
+        }
+    }
+
+    void finished(GroupMember member) {
+        members.finished(member);
+    }
+
+    /** The wheel hands a task of the group out; called under the wheel's lock. */
+    void handedOut(GroupMember member) {
+        if (serial != null) {
+            serial.append(member);
+        }
+    }
+}
