@@ -44,6 +44,9 @@ class MissedRunPolicyTest {
     private record Step(long atMs, int runs) {
     }
 
+    /** Where the policy comes from: the task's own argument, or the builder's default for the executor or a group. */
+    private enum Via { TASK, BUILDER, GROUP }
+
     @AfterEach
     void stop() throws InterruptedException {
         if (executor != null) {
@@ -109,7 +112,7 @@ class MissedRunPolicyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("pauses")
     void aPauseOfSeveralPeriods(MissedRunPolicy policy, List<Step> steps, List<Run> expected) throws Exception {
-        List<Run> runs = play(policy, false, steps, -1, 0);
+        List<Run> runs = play(policy, Via.TASK, steps, -1, 0);
         assertThat(runs).containsExactlyElementsOf(expected);
     }
 
@@ -118,9 +121,18 @@ class MissedRunPolicyTest {
     @MethodSource("pauses")
     void aPauseOfSeveralPeriods_policyFromTheBuilder(MissedRunPolicy policy, List<Step> steps, List<Run> expected)
             throws Exception {
-        List<Run> runs = play(policy, true, steps, -1, 0);
+        List<Run> runs = play(policy, Via.BUILDER, steps, -1, 0);
         assertThat(runs).containsExactlyElementsOf(expected);
         assertThat(executor.getMissedRunPolicy()).isEqualTo(policy);
+    }
+
+    /** The same through a task group, whose fixed-rate tasks follow the executor's policy. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pauses")
+    void aPauseOfSeveralPeriods_inATaskGroup(MissedRunPolicy policy, List<Step> steps, List<Run> expected)
+            throws Exception {
+        List<Run> runs = play(policy, Via.GROUP, steps, -1, 0);
+        assertThat(runs).containsExactlyElementsOf(expected);
     }
 
     static Stream<Arguments> overruns() {
@@ -138,7 +150,7 @@ class MissedRunPolicyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("overruns")
     void aRunLongerThanThePeriod(MissedRunPolicy policy, List<Step> steps, List<Run> expected) throws Exception {
-        List<Run> runs = play(policy, false, steps, 1, 25);
+        List<Run> runs = play(policy, Via.TASK, steps, 1, 25);
         assertThat(runs).containsExactlyElementsOf(expected);
     }
 
@@ -163,11 +175,11 @@ class MissedRunPolicyTest {
      * Schedules a fixed-rate task at 0 with a 10 ms period, plays the steps, then returns its runs.
      * Run {@code slowRun} (or none, -1) moves the clock on by {@code slowRunMs} while it runs.
      */
-    private List<Run> play(MissedRunPolicy policy, boolean viaBuilder, List<Step> steps, int slowRun, long slowRunMs)
+    private List<Run> play(MissedRunPolicy policy, Via via, List<Step> steps, int slowRun, long slowRunMs)
             throws Exception {
         WheelScheduledExecutor.Builder builder = WheelScheduledExecutor.builder().workers(1).daemon(true)
                 .timeSource(clock);
-        if (viaBuilder) {
+        if (via != Via.TASK) {
             builder.missedRunPolicy(policy);
         }
         executor = new RunObservingExecutor(builder);
@@ -178,9 +190,11 @@ class MissedRunPolicyTest {
                 clock.advance(slowRunMs, MILLISECONDS);
             }
         };
-        ScheduledFuture<?> task = viaBuilder
-                ? executor.scheduleAtFixedRate(body, 0, PERIOD_MS, MILLISECONDS)
-                : executor.scheduleAtFixedRate(body, 0, PERIOD_MS, MILLISECONDS, policy);
+        ScheduledFuture<?> task = switch (via) {
+            case TASK -> executor.scheduleAtFixedRate(body, 0, PERIOD_MS, MILLISECONDS, policy);
+            case BUILDER -> executor.scheduleAtFixedRate(body, 0, PERIOD_MS, MILLISECONDS);
+            case GROUP -> executor.newGroup().scheduleAtFixedRate(body, 0, PERIOD_MS, MILLISECONDS);
+        };
         executor.awaitRuns(1);
         for (Step step : steps) {
             clock.advanceNanos(step.atMs() * MS - clock.nanoTime());
