@@ -317,9 +317,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             task.decorated = decorated;
         }
         if (isShutdown()) {
-            counters.refused();
-            eventRejected(task.body(), "shutdown");
-            getRejectedExecutionHandler().rejectedExecution(decorated, this);
+            rejectAfterShutdown(task, decorated);
             return decorated;
         }
         reservePending(task);
@@ -359,6 +357,34 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             eventRejected(task.body(), "maxPendingTasks");
             throw new RejectedExecutionException("Number of pending tasks is greater than the "
                     + "maximum allowed (" + maxPendingTasks + ")");
+        }
+    }
+
+    /**
+     * Hands a task submitted after shutdown to the rejection handler. A handler that returns
+     * (a discarding policy) leaves the caller a future that is still NEW and may be cancelled
+     * later, which ends it like any task; so the task is counted as scheduled and pending
+     * before the handler runs, and uncounted only if the handler throws. That keeps the pending
+     * count and the maxPendingTasks bound exact.
+     */
+    private void rejectAfterShutdown(ScheduledTask<?> task, RunnableScheduledFuture<?> decorated) {
+        counters.refused();
+        eventRejected(task.body(), "shutdown");
+        if (maxPendingTasks > 0L) {
+            pendingTasks.incrementAndGet();
+        }
+        counters.scheduled();
+        boolean handlerReturned = false;
+        try {
+            getRejectedExecutionHandler().rejectedExecution(decorated, this);
+            handlerReturned = true;
+        } finally {
+            if (!handlerReturned) {
+                counters.unscheduled();
+                if (maxPendingTasks > 0L) {
+                    pendingTasks.decrementAndGet();
+                }
+            }
         }
     }
 

@@ -216,6 +216,29 @@ class SchedulerMetricsTest {
         assertThat(executor.metrics().workers()).isEqualTo(1);
     }
 
+    /**
+     * A discarding handler after shutdown hands back a future that is still NEW; cancelling it
+     * later must end what was counted, not take one more off the pending count or the bound.
+     */
+    @Test
+    void aTaskDiscardedAfterShutdown_isCountedUntilItIsCancelled() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1).maxPendingTasks(2)
+                .rejectedExecutionHandler(new java.util.concurrent.ThreadPoolExecutor.DiscardPolicy()));
+        ScheduledFuture<?> pending = pool.schedule(() -> { }, 10, MILLISECONDS);
+        pool.shutdown(); // the pending one-shot task still runs, as with the JDK's default policies
+        ScheduledFuture<?> discarded = pool.schedule(() -> { }, 10, MILLISECONDS);
+        assertThat(discarded.isDone()).isFalse();
+        assertMetrics(pool.metrics(), 2, 2, 0, 0, 0, 1);
+
+        assertThat(discarded.cancel(false)).isTrue();
+        assertMetrics(pool.metrics(), 1, 2, 0, 0, 1, 1);
+
+        clock.advance(10, MILLISECONDS);
+        pool.awaitRuns(1);
+        assertThat(get(pending)).isNull();
+        assertMetrics(pool.metrics(), 0, 2, 1, 0, 1, 1);
+    }
+
     private static void assertMetrics(SchedulerMetrics metrics, long pending, long scheduled, long ran, long failed,
             long cancelled, long rejected) {
         assertThat(new long[] {metrics.pending(), metrics.scheduled(), metrics.ran(), metrics.failed(),
