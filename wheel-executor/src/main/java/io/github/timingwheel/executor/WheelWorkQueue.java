@@ -54,12 +54,15 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     there is a leader to wake. A worker that finds a due task takes it whether or not it
      *     leads.
      * [4] Waking the leader. Before parking, the leader publishes 'parkedLeader' and then
-     *     'parkedUntil' (volatile), and then checks the inbox again. A producer pushes to the
-     *     inbox (a volatile write of its producer index) and then reads 'parkedUntil'. Both
-     *     are volatile accesses in opposite order (Dekker), so either the leader sees the task
-     *     and does not park, or the producer sees the deadline and unparks it if its task is
-     *     earlier. Only such a producer wakes anyone; a stale read can at most unpark a thread
-     *     that has moved on, which every LockSupport user tolerates as a spurious wake-up.
+     *     'parkedUntil' (volatile), and then drains the inbox once more. A producer pushes to
+     *     the inbox (a volatile write of its producer index) and then reads 'parkedUntil'. Both
+     *     are volatile accesses in opposite order (Dekker), so a task pushed before the leader's
+     *     publication is seen by that last drain, and a producer that pushes after it sees the
+     *     deadline and unparks the leader if its task is earlier. So the leader parks unless the
+     *     last drain brought a task due before 'parkedUntil' (then it plans again): a steady
+     *     stream of later tasks does not keep it awake. Only such a producer wakes anyone; a
+     *     stale read can at most unpark a thread that has moved on, which every LockSupport
+     *     user tolerates as a spurious wake-up.
      */
 
     /** Inbox size at which a producer tries to drain it itself ([2]). */
@@ -172,6 +175,21 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
     }
 
+    /**
+     * Drains the inbox; call only when holding lock.
+     *
+     * @return whether a task it put into the wheel is due before {@code until}
+     */
+    private boolean drainInboxFindingEarlier(long until) {
+        boolean earlier = false;
+        WheelTask task;
+        while ((task = inbox.poll()) != null) {
+            apply(task);
+            earlier |= task.isScheduled() && task.deadline() < until;
+        }
+        return earlier;
+    }
+
     /** Brings the wheel in line with the task's state. Call only when holding lock. */
     private void apply(WheelTask task) {
         boolean wanted = task.wantsWheel();
@@ -241,11 +259,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         leader = me;
         try {
             parkedLeader = me;
-            parkedUntil = parkNanos == Long.MAX_VALUE
+            long until = parkNanos == Long.MAX_VALUE
                     ? Long.MAX_VALUE
                     : TimingWheel.addSaturated(wheel.wheelTime(now), parkNanos);
-            if (!inbox.isEmpty()) {
-                return; // a producer may have missed our parkedUntil: drain first ([4])
+            parkedUntil = until;
+            if (drainInboxFindingEarlier(until)) {
+                return; // a task pushed before our parkedUntil is due sooner: plan again ([4])
             }
             lock.unlock();
             try {
