@@ -74,16 +74,17 @@ public final class TimingWheel<T extends TimerNode> {
      *     idx_l(c) < idx_l(t) < idx_l(c) + 2S, so its bucket is unambiguous and is not c's own.
      *     Nodes with t <= c go straight to the due heap.
      *     Invariant: a node in bucket (l, r) has idx_l(t) mod 2S = r, idx_l(c) < idx_l(t) and
-     *     idx_{l+1}(t) <= idx_{l+1}(c) + 1. Both inequalities only get easier as c grows, except
-     *     the first, which fails when c reaches the bucket's first tick (its "start"): then
-     *     the bucket must be re-placed, which moves each node at least one level down or into
-     *     the heap. Re-placing never targets a bucket that starts at or before c.
+     *     idx_{l+1}(t) <= idx_{l+1}(c) + 1. The second only gets easier as c grows; the first
+     *     fails when c reaches the bucket's first tick (its "start"): then the bucket must be
+     *     re-placed, which moves each node at least one level down or into the heap.
+     *     Re-placing never targets a bucket that starts at or before c.
      * [3] Early cascade. The single-lap wheel re-placed a whole slot when c reached its start,
      *     and a level-1 slot can hold a whole burst (64 ms of it with the default shape): one
      *     poll re-placed tens of thousands of nodes while due tasks waited. With two laps, the
      *     bucket at idx_l(c) + 1 (the "next" bucket, l >= 1) holds only nodes placed when they
-     *     were further away: by [2] a node placed now lands in a next bucket only if the level
-     *     below does not take it, which it does. Its nodes already fit a lower level, so they
+     *     were further away: by [2] a node placed now goes to level l only if level l-1 cannot
+     *     take it, and level l-1 takes every tick of the next level-l slot. Its nodes already
+     *     fit a lower level, so they
      *     are moved down during the current level-l slot, a share at each advance: with n nodes
      *     left and u ticks until the next bucket's start, an advance of e ticks moves
      *     ceil(n * e / u), which spreads the work evenly over the slot. Whatever is left at the

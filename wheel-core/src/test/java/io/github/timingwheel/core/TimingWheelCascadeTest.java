@@ -80,6 +80,28 @@ class TimingWheelCascadeTest {
     }
 
     /**
+     * Whatever the shape, a burst dense enough that its level-1 slots are paced in steps (about
+     * 2,500 nodes each), placed from far ahead and driven by a parked driver, polls out in order.
+     */
+    @EveryShapeAndOrigin
+    void denseBurst_parkedDriver_exactOrderNeverEarly(Harness h) {
+        long opens = 2 * slotSpanNanos(h.shape, h.shape.levels() - 1);
+        List<TestNode> expected = scheduleBurst(h, 20_000, opens, 8 * slotSpanNanos(h.shape, 1));
+        List<TestNode> fired = new ArrayList<>();
+        for (int wake = 0; !h.wheel.isEmpty(); wake++) {
+            long next = h.wheel.nextEventTime();
+            assertThat(next).as("next event").isGreaterThan(h.now());
+            h.advanceTo(next);
+            pollDue(h, fired);
+            if (wake % 2_000 == 0) {
+                WheelInvariants.check(h.wheel);
+            }
+        }
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+    }
+
+    /**
      * A level-l bucket and a level-(l-1) bucket that start at the same tick T: the first node was
      * placed from time 0 (level l), the second when T was within the next level-l slot (level
      * l-1, where the early cascade would have put the first). One poll at T releases both.
