@@ -133,6 +133,8 @@ public final class TimingWheel<T extends TimerNode> {
     private final int levels;
     /** {@code levels * slotBits}: idx_levels of [6]. */
     private final int overflowShift;
+    /** levelOfBit[p] = min(levels, p / slotBits): a table, not a division, on the schedule path. */
+    private final byte[] levelOfBit = new byte[Long.SIZE];
 
     /** buckets[level][ring slot]. */
     private final Bucket[][] buckets;
@@ -166,6 +168,9 @@ public final class TimingWheel<T extends TimerNode> {
         this.ringMask = ringSize - 1;
         this.levels = shape.levels();
         this.overflowShift = levels * slotBits;
+        for (int bit = 0; bit < Long.SIZE; bit++) {
+            levelOfBit[bit] = (byte) Math.min(levels, bit / slotBits);
+        }
         this.buckets = new Bucket[levels][ringSize];
         this.occupied = new OccupancyBitmap[levels];
         for (int level = 0; level < levels; level++) {
@@ -418,9 +423,11 @@ public final class TimingWheel<T extends TimerNode> {
         // The level of the highest digit in which tick and currentTick differ qualifies (above
         // it they agree); a level qualifies whenever the one below does, so walk down while the
         // one below still does. Usually that is zero or one step.
-        int level = Math.min(levels, (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / slotBits);
-        while (level > 0 && (tick >>> (level * slotBits)) - (currentTick >>> (level * slotBits)) <= 1) {
+        int level = levelOfBit[63 - Long.numberOfLeadingZeros(tick ^ currentTick)];
+        int shift = level * slotBits;
+        while (level > 0 && (tick >>> shift) - (currentTick >>> shift) <= 1) {
             level--;
+            shift -= slotBits;
         }
         return level;
     }
