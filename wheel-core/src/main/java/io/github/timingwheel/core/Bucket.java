@@ -12,8 +12,15 @@ final class Bucket extends TimerNode {
 
     /** The level of the slot, or {@link #OVERFLOW} for the list beyond the top level. */
     final int level;
-    /** The index of the slot within its level. */
+    /** The index of the slot within its level's ring. */
     final int slot;
+    /**
+     * How many nodes were appended since the bucket was last empty, less those the wheel moved
+     * out: an upper bound of its length, exact while nothing in it was cancelled. A cancel
+     * cannot decrement it (a node does not know its bucket), but the bucket that a cancel
+     * empties is reset to 0. The wheel only paces its early cascade by it.
+     */
+    long count;
 
     static final int OVERFLOW = -1;
 
@@ -35,6 +42,7 @@ final class Bucket extends TimerNode {
         node.next = this;
         tail.next = node;
         prev = node;
+        count++;
     }
 
     /**
@@ -50,7 +58,28 @@ final class Bucket extends TimerNode {
         node.prev = null;
         node.next = null;
         // A ring always holds its sentinel, so if only one node is left it is the sentinel.
-        return before == after ? (Bucket) before : null;
+        if (before != after) {
+            return null;
+        }
+        Bucket emptied = (Bucket) before;
+        emptied.count = 0;
+        return emptied;
+    }
+
+    /**
+     * Unlinks the first node, for a cascade that moves the bucket out a few nodes at a time.
+     *
+     * @return that node, or null if the bucket is empty
+     */
+    TimerNode removeFirst() {
+        TimerNode first = next;
+        if (first == this) {
+            return null;
+        }
+        if (unlink(first) == null) {
+            count--; // unlink reset it if the bucket is now empty
+        }
+        return first;
     }
 
     /**
@@ -67,6 +96,7 @@ final class Bucket extends TimerNode {
         prev.next = null;
         prev = this;
         next = this;
+        count = 0;
         return first;
     }
 

@@ -25,8 +25,13 @@ import java.util.function.Consumer;
  *   <li><b>O(1) schedule and cancel</b> for nodes not yet due (amortised: a node moves down at
  *       most once per level); cancelling a due node is O(log k) for k due nodes.
  *   <li><b>No wasted wake-ups:</b> {@link #nextEventTime()} names the next time anything
- *       happens (a deadline, or a slot whose nodes must move down a level), never an empty tick,
- *       so a driver can park exactly that long.
+ *       happens (a deadline, a slot whose nodes must move down a level, or a step of moving a
+ *       large slot down ahead of time), never an empty tick, so a driver can park exactly that
+ *       long.
+ *   <li><b>Bounded steps:</b> a slot's nodes move down a level a share at a time while the
+ *       slot before it passes, so a driver that wakes at {@link #nextEventTime()} moves about a
+ *       thousand nodes per level per wake-up (or one tick's share of a slot, if that is more),
+ *       not a whole slot (tens of thousands in a burst) in one poll.
  *   <li><b>Prompt release:</b> a cancelled or polled node is unlinked at once; the wheel keeps
  *       no reference to it.
  * </ul>
@@ -39,7 +44,14 @@ import java.util.function.Consumer;
  *   <li>A node belongs to the wheel it was scheduled in until it is polled or cancelled;
  *       passing it to another wheel's {@code cancel} corrupts both.
  *   <li>{@link #nextEventTime()} may name a slot boundary before the next deadline, when a
- *       higher-level slot must cascade; a driver wakes at most once per level for that.
+ *       higher-level slot must cascade; a driver wakes at most once per level for that, plus
+ *       about one wake-up per thousand nodes of a slot that holds more than a thousand.
+ *   <li>A poll that jumps far ahead (a driver that did not wake when asked) does the work of
+ *       the wake-ups it skipped at once. A cancel leaves its slot's count of nodes unchanged
+ *       unless it empties the slot, so a slot thinned out by cancels may still be moved down
+ *       in steps (one wasted wake-up at most, the step that finds it short).
+ *   <li>Nodes due in the same tick enter the due heap together at the tick's start: a burst
+ *       all due in one tick costs O(k log k) there.
  *   <li>Deadlines beyond the top level's span wait in an overflow list that is scanned once
  *       per turn of the top level (about 12.4 days with the default shape).
  *   <li>Times passed in must not go backwards; an older time is tolerated and returns nothing
@@ -54,41 +66,79 @@ public final class TimingWheel<T extends TimerNode> {
      * Implementation notes
      *
      * [1] Varghese and Lauck, "Hashed and Hierarchical Timing Wheels" (SOSP 1987), scheme 7:
-     *     levels of 2^b slots; level l slot s holds ticks whose base-2^b digit l is s.
-     * [2] Placement by the highest differing digit. A node due at tick t goes to the level of
-     *     the highest base-2^b digit in which t differs from currentTick, into the slot named by
-     *     t's digit there (the same rule the Linux kernel's hierarchical timer wheel uses).
-     *     Invariant: a node at level l shares every digit above l with currentTick, and its
-     *     digit l is greater than currentTick's. So each bucket is a disjoint range of ticks
-     *     wholly in the future, and when currentTick reaches the first tick of a slot's range
-     *     (its "start") the slot's nodes are re-placed, which moves each one down at least one
-     *     level or into the due heap. Nodes with t <= currentTick go straight to the heap.
-     * [3] Advancing never walks empty ticks: per level an OccupancyBitmap finds the next
-     *     non-empty slot, the earliest slot start over all levels is the next event, and time
-     *     jumps from event to event. Between events nothing moves, and the invariant of [2]
-     *     still holds (a tick between currentTick and a slot's start shares their upper digits).
-     * [4] Slots of different levels never start at the same tick: a level-l slot starts inside
-     *     currentTick's level-(l+1) range, a higher-level slot outside it.
-     * [5] Overflow: ticks that differ from currentTick above the top level are kept unordered in
-     *     one list, with a lower bound of their ticks. The list is re-placed when currentTick
-     *     enters the top-level range holding that bound; a stale bound (its node cancelled) only
-     *     costs one early re-scan, which makes it exact again.
-     * [6] The due heap orders by (deadline, sequence), as ScheduledThreadPoolExecutor's
+     *     levels of S = 2^b slots; a level-l slot spans S^l ticks. Write idx_l(t) = t >>> (l*b)
+     *     for the index of the level-l slot that holds tick t.
+     * [2] Two laps per level. Each level is a ring of 2S buckets, bucket idx_l(t) mod 2S. A node
+     *     due at tick t > currentTick (c) goes to the lowest level l at which t lies in c's
+     *     level-(l+1) range or the next one: idx_{l+1}(t) <= idx_{l+1}(c) + 1. Then
+     *     idx_l(c) < idx_l(t) < idx_l(c) + 2S, so its bucket is unambiguous and is not c's own.
+     *     Nodes with t <= c go straight to the due heap.
+     *     Invariant: a node in bucket (l, r) has idx_l(t) mod 2S = r, idx_l(c) < idx_l(t) and
+     *     idx_{l+1}(t) <= idx_{l+1}(c) + 1. The second only gets easier as c grows; the first
+     *     fails when c reaches the bucket's first tick (its "start"): then the bucket must be
+     *     re-placed, which moves each node at least one level down or into the heap.
+     *     Re-placing never targets a bucket that starts at or before c.
+     * [3] Early cascade. The single-lap wheel re-placed a whole slot when c reached its start,
+     *     and a level-1 slot can hold a whole burst (64 ms of it with the default shape): one
+     *     poll re-placed tens of thousands of nodes while due tasks waited. With two laps, the
+     *     bucket at idx_l(c) + 1 (the "next" bucket, l >= 1) holds only nodes placed when they
+     *     were further away: by [2] a node placed now goes to level l only if level l-1 cannot
+     *     take it, and level l-1 takes every tick of the next level-l slot. Its nodes already
+     *     fit a lower level, so they
+     *     are moved down during the current level-l slot, a share at each advance: with n nodes
+     *     left and u ticks until the next bucket's start, an advance of e ticks moves
+     *     ceil(n * e / u), which spreads the work evenly over the slot. Whatever is left at the
+     *     start is re-placed then, as in [2]. A next bucket only shrinks (new nodes go lower),
+     *     so pacing by its count, which Bucket keeps as an upper bound, is safe.
+     * [4] Advancing never walks empty ticks: per level an OccupancyBitmap finds the first
+     *     occupied bucket after c's, searching round the ring; the earliest start over all
+     *     levels (and the overflow's, [6]) is the next cascade, and time jumps from cascade to
+     *     cascade, pacing [3] along the way. Buckets of different levels may start at the same
+     *     tick (a level-l bucket and a lower one that an early cascade filled), so a cascade
+     *     re-places every bucket that starts at that tick, from the top level down, before the
+     *     heap is looked at.
+     * [5] Wake-ups. A driver parks until nextEventTime(): the heap's head, the next cascade, or
+     *     the next pacing step of [3]. A pacing step is named only while the first occupied
+     *     bucket of a level l >= 1 holds more than PACING_CHUNK nodes, and is placed so that it
+     *     moves about PACING_CHUNK of them: a bucket that small is re-placed at its start at
+     *     the cost of a single step, and a lone timer adds no wake-up (quiet when idle). The
+     *     steps begin when the bucket becomes next, one level-l slot before its start.
+     * [6] Overflow: ticks with idx_L(t) > idx_L(c) + 1 for L = levels (beyond the top level's
+     *     two laps) are kept unordered in one list, with a lower bound of their ticks. The list
+     *     is re-placed when c enters the top-level range just before the one holding that bound,
+     *     when the nodes there start to fit the top level's second lap; a stale bound (its node
+     *     cancelled) only costs one early re-scan, which makes it exact again. Overflow ticks lie
+     *     beyond every level's, so the first occupied buckets hold the earliest node.
+     * [7] Arithmetic near Long.MAX_VALUE (a 1 ns tick and a deadline of Long.MAX_VALUE): levels
+     *     compare slot indices, never idx + 2S; a bucket index computed from c is only turned
+     *     into a start tick when the bucket is occupied, so it is at most a pending node's tick;
+     *     levels * b <= 62 (WheelShape) keeps idx_levels(t) + 1 and the ring's extra lap bit
+     *     within a long.
+     * [8] The due heap orders by (deadline, sequence), as ScheduledThreadPoolExecutor's
      *     DelayedWorkQueue orders by (time, sequenceNumber); the tick only buckets, so a node
      *     placed at tick granularity still comes out at its exact nanosecond deadline.
      */
 
+    /**
+     * The nodes a pacing step of the early cascade aims to move ([5]); at about 125 ns per node
+     * (a cache miss each) that is on the order of 100 µs of work.
+     */
+    static final int PACING_CHUNK = 1024;
+
     private final long originNanos;
     private final long tickNanos;
     private final int slotBits;
-    private final int slotMask;
+    /** {@code 2 * slotsPerLevel - 1}: a level's ring holds two laps ([2]). */
+    private final int ringMask;
     private final int levels;
-    /** {@code levels * slotBits}: ticks that differ from currentTick at or above it overflow. */
+    /** {@code levels * slotBits}: idx_levels of [6]. */
     private final int overflowShift;
+    /** levelOfBit[p] = min(levels, p / slotBits): a table, not a division, on the schedule path. */
+    private final byte[] levelOfBit = new byte[Long.SIZE];
 
-    /** buckets[level][slot]. */
+    /** buckets[level][ring slot]. */
     private final Bucket[][] buckets;
-    /** occupied[level] has bit s set exactly when buckets[level][s] is not empty. */
+    /** occupied[level] has bit r set exactly when buckets[level][r] is not empty. */
     private final OccupancyBitmap[] occupied;
     private final Bucket overflow;
     /** A lower bound of the ticks in overflow; Long.MAX_VALUE when overflow is empty. */
@@ -99,6 +149,8 @@ public final class TimingWheel<T extends TimerNode> {
     private long currentTick;
     private long nextSequence;
     private long size;
+    /** How many times a node was moved down by a cascade: work a test can bound per poll. */
+    private long movedNodes;
 
     /**
      * Creates a wheel whose time starts at {@code originNanos}.
@@ -112,14 +164,18 @@ public final class TimingWheel<T extends TimerNode> {
         this.originNanos = originNanos;
         this.tickNanos = shape.tickNanos();
         this.slotBits = shape.slotBits();
-        this.slotMask = shape.slotsPerLevel() - 1;
+        int ringSize = 2 * shape.slotsPerLevel();
+        this.ringMask = ringSize - 1;
         this.levels = shape.levels();
         this.overflowShift = levels * slotBits;
-        this.buckets = new Bucket[levels][shape.slotsPerLevel()];
+        for (int bit = 0; bit < Long.SIZE; bit++) {
+            levelOfBit[bit] = (byte) Math.min(levels, bit / slotBits);
+        }
+        this.buckets = new Bucket[levels][ringSize];
         this.occupied = new OccupancyBitmap[levels];
         for (int level = 0; level < levels; level++) {
-            occupied[level] = new OccupancyBitmap(shape.slotsPerLevel());
-            for (int slot = 0; slot <= slotMask; slot++) {
+            occupied[level] = new OccupancyBitmap(ringSize);
+            for (int slot = 0; slot <= ringMask; slot++) {
                 buckets[level][slot] = new Bucket(level, slot);
             }
         }
@@ -220,8 +276,9 @@ public final class TimingWheel<T extends TimerNode> {
 
     /**
      * The wheel time of the next thing a driver must wake for: the earliest deadline among the
-     * nodes already in the due heap, or else the start of the next slot that must move down.
-     * Never later than the earliest pending deadline; may be in the past (then {@link #poll}).
+     * nodes already in the due heap, or else the start of the next slot that must move down, or
+     * a step of moving a large slot down ahead of its start. Never later than the earliest
+     * pending deadline; may be in the past (then {@link #poll}).
      *
      * @return that wheel time, or {@link Long#MAX_VALUE} if nothing is pending
      */
@@ -230,7 +287,7 @@ public final class TimingWheel<T extends TimerNode> {
         if (head != null) {
             return head.deadline;
         }
-        long eventTick = nextEventTick();
+        long eventTick = Math.min(nextCascadeTick(), nextPacingTick());
         return eventTick == Long.MAX_VALUE ? Long.MAX_VALUE : eventTick * tickNanos;
     }
 
@@ -247,7 +304,7 @@ public final class TimingWheel<T extends TimerNode> {
 
     /**
      * The pending node with the smallest (deadline, sequence), due or not, without removing it:
-     * O(1) when a node is due, else a scan of the one bucket that holds the earliest deadlines.
+     * O(1) when a node is due, else a scan of the first occupied bucket of each level.
      *
      * @return that node, or null if nothing is pending
      */
@@ -257,20 +314,25 @@ public final class TimingWheel<T extends TimerNode> {
         if (head != null) {
             return (T) head;
         }
-        // Buckets are disjoint tick ranges ordered by their start ([2], [4]), and overflow
-        // ticks lie beyond every bucket: the first non-empty bucket holds the minimum.
-        int level = nextEventLevel();
-        if (level == NO_EVENT) {
-            return null;
-        }
-        Bucket bucket = level == Bucket.OVERFLOW ? overflow : buckets[level][nextSlot(level)];
+        // Within a level the first occupied bucket holds the level's earliest ticks, but levels
+        // overlap ([3]); overflow ticks lie beyond every level's ([6]).
         TimerNode earliest = null;
+        for (int level = 0; level < levels; level++) {
+            long index = firstOccupiedIndex(level);
+            if (index >= 0) {
+                earliest = earliestIn(buckets[level][(int) index & ringMask], earliest);
+            }
+        }
+        return (T) (earliest != null ? earliest : earliestIn(overflow, null));
+    }
+
+    private static TimerNode earliestIn(Bucket bucket, TimerNode earliest) {
         for (TimerNode node = bucket.next; node != bucket; node = node.next) {
             if (earliest == null || DueHeap.precedes(node, earliest)) {
                 earliest = node;
             }
         }
-        return (T) earliest;
+        return earliest;
     }
 
     /** The number of pending nodes: scheduled, neither polled nor cancelled. */
@@ -332,7 +394,7 @@ public final class TimingWheel<T extends TimerNode> {
     @Override
     public String toString() {
         return "TimingWheel[size=" + size + ", due=" + due.size() + ", currentTick=" + currentTick
-                + ", tickNanos=" + tickNanos + ", slotsPerLevel=" + (slotMask + 1)
+                + ", tickNanos=" + tickNanos + ", slotsPerLevel=" + ((ringMask + 1) / 2)
                 + ", levels=" + levels + "]";
     }
 
@@ -345,15 +407,29 @@ public final class TimingWheel<T extends TimerNode> {
             due.add(node);
             return;
         }
-        int level = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / slotBits;
-        if (level >= levels) {
+        int level = levelFor(tick);
+        if (level == levels) {
             overflow.append(node);
             overflowMinTick = Math.min(overflowMinTick, tick);
             return;
         }
-        int slot = (int) (tick >>> (level * slotBits)) & slotMask;
+        int slot = (int) (tick >>> (level * slotBits)) & ringMask;
         buckets[level][slot].append(node);
         occupied[level].set(slot);
+    }
+
+    /** The level of [2] for {@code tick > currentTick}, or {@code levels} for the overflow. */
+    private int levelFor(long tick) {
+        // The level of the highest digit in which tick and currentTick differ qualifies (above
+        // it they agree); a level qualifies whenever the one below does, so walk down while the
+        // one below still does. Usually that is zero or one step.
+        int level = levelOfBit[63 - Long.numberOfLeadingZeros(tick ^ currentTick)];
+        int shift = level * slotBits;
+        while (level > 0 && (tick >>> shift) - (currentTick >>> shift) <= 1) {
+            level--;
+            shift -= slotBits;
+        }
+        return level;
     }
 
     private void markEmpty(Bucket bucket) {
@@ -364,25 +440,82 @@ public final class TimingWheel<T extends TimerNode> {
         }
     }
 
-    /** Moves currentTick forward to {@code targetTick}, event by event ([3]). */
+    /** Moves currentTick forward to {@code targetTick}, cascade by cascade ([4]). */
     private void advanceTo(long targetTick) {
         while (currentTick < targetTick) {
-            int level = nextEventLevel();
-            long eventTick = level == NO_EVENT ? Long.MAX_VALUE : eventTickOf(level);
-            if (level == NO_EVENT || eventTick > targetTick) { // an event may be at tick MAX too
+            long from = currentTick;
+            long cascadeTick = nextCascadeTick();
+            if (cascadeTick > targetTick) {
                 currentTick = targetTick;
-                return;
-            }
-            if (level == Bucket.OVERFLOW) {
-                currentTick = eventTick;
-                overflowMinTick = Long.MAX_VALUE;
-                replaceAll(overflow);
             } else {
-                int slot = nextSlot(level); // relative to the old currentTick's digit
-                currentTick = eventTick;
+                // Long.MAX_VALUE also means "none"; cascadeAt finds nothing to do then.
+                currentTick = cascadeTick;
+                cascadeAt(cascadeTick);
+            }
+            paceEarlyCascades(from);
+        }
+    }
+
+    /** Re-places every bucket that starts at {@code tick}, the current tick ([4]). */
+    private void cascadeAt(long tick) {
+        if (!overflow.isEmpty() && overflowCascadeTick() == tick) {
+            overflowMinTick = Long.MAX_VALUE;
+            replaceAll(overflow);
+        }
+        for (int level = levels - 1; level >= 0; level--) {
+            // An occupied bucket in this ring position has idx_level == idx_level(tick): by [2]
+            // it lies within two laps ahead of an earlier currentTick, and it does not start
+            // before tick, since time never passes a cascade.
+            int slot = (int) (tick >>> (level * slotBits)) & ringMask;
+            if (occupied[level].get(slot)) {
                 occupied[level].clear(slot);
                 replaceAll(buckets[level][slot]);
             }
+        }
+    }
+
+    /**
+     * Moves down each level's share of its next bucket for the advance from {@code from} to
+     * currentTick ([3]). The nodes land below every next bucket, so the order of levels does
+     * not matter.
+     */
+    private void paceEarlyCascades(long from) {
+        for (int level = 1; level < levels; level++) {
+            int shift = level * slotBits;
+            long nextIndex = (currentTick >>> shift) + 1;
+            int slot = (int) nextIndex & ringMask;
+            if (!occupied[level].get(slot)) {
+                continue;
+            }
+            // Occupied, so it holds a pending tick of that index ([7]): nextStart fits a long.
+            long nextStart = nextIndex << shift;
+            long since = Math.max(from, nextStart - (1L << shift)); // next since its predecessor began
+            long elapsed = currentTick - since;
+            if (elapsed > 0) {
+                Bucket bucket = buckets[level][slot];
+                moveDown(bucket, share(bucket.count, elapsed, nextStart - since));
+            }
+        }
+    }
+
+    /** {@code ceil(count * part / whole)} for {@code 0 < part < whole}, at least 1. */
+    private static long share(long count, long part, long whole) {
+        // In double: count * part may not fit a long, and pacing needs no exact quotient.
+        return Math.max(1L, (long) Math.ceil(count * ((double) part / whole)));
+    }
+
+    /** Re-places up to {@code quota} nodes of {@code bucket}, which all fit a lower level. */
+    private void moveDown(Bucket bucket, long quota) {
+        for (long left = quota; left > 0; left--) {
+            TimerNode node = bucket.removeFirst();
+            if (node == null) {
+                break;
+            }
+            if (bucket.isEmpty()) {
+                markEmpty(bucket);
+            }
+            place(node, node.deadline / tickNanos);
+            movedNodes++;
         }
     }
 
@@ -394,57 +527,65 @@ public final class TimingWheel<T extends TimerNode> {
             node.prev = null;
             node.next = null;
             place(node, node.deadline / tickNanos);
+            movedNodes++;
             node = following;
         }
     }
 
-    private static final int NO_EVENT = Integer.MIN_VALUE;
-
-    /** The tick of the next event, or Long.MAX_VALUE if the wheel holds nothing beyond the heap. */
-    private long nextEventTick() {
-        int level = nextEventLevel();
-        return level == NO_EVENT ? Long.MAX_VALUE : eventTickOf(level);
-    }
-
-    /** The level whose next slot starts first, {@link Bucket#OVERFLOW}, or {@link #NO_EVENT}. */
-    private int nextEventLevel() {
-        int bestLevel = NO_EVENT;
-        long bestTick = Long.MAX_VALUE;
+    /** The tick of the next cascade ([4]), or Long.MAX_VALUE if the wheel holds nothing beyond the heap. */
+    private long nextCascadeTick() {
+        // Test emptiness, not the bound: with a 1 ns tick a deadline of Long.MAX_VALUE has that tick.
+        long earliest = overflow.isEmpty() ? Long.MAX_VALUE : overflowCascadeTick();
         for (int level = 0; level < levels; level++) {
-            if (nextSlot(level) >= 0) {
-                long start = eventTickOf(level);
-                if (bestLevel == NO_EVENT || start < bestTick) {
-                    bestTick = start;
-                    bestLevel = level;
-                }
+            long index = firstOccupiedIndex(level);
+            if (index >= 0) {
+                earliest = Math.min(earliest, index << (level * slotBits));
             }
         }
-        // Test emptiness, not the bound: with a 1 ns tick a deadline of Long.MAX_VALUE has that tick.
-        if (!overflow.isEmpty() && (bestLevel == NO_EVENT || overflowBlockStart() < bestTick)) {
-            bestLevel = Bucket.OVERFLOW;
+        return earliest;
+    }
+
+    /** The tick of the next pacing step that moves a worthwhile chunk ([5]), or Long.MAX_VALUE. */
+    private long nextPacingTick() {
+        long earliest = Long.MAX_VALUE;
+        for (int level = 1; level < levels; level++) {
+            long index = firstOccupiedIndex(level);
+            if (index < 0) {
+                continue;
+            }
+            long count = buckets[level][(int) index & ringMask].count;
+            if (count > PACING_CHUNK) {
+                int shift = level * slotBits;
+                long start = index << shift;
+                long since = Math.max(currentTick, start - (1L << shift)); // when it is next
+                // Ticks until the share of [3] reaches PACING_CHUNK; fewer than start - since.
+                long step = Math.max(1L, (long) ((double) (start - since) * PACING_CHUNK / count));
+                earliest = Math.min(earliest, since + step);
+            }
         }
-        return bestLevel;
+        return earliest;
     }
 
-    /** The first occupied slot of {@code level} after currentTick's digit there, or -1. */
-    private int nextSlot(int level) {
-        int digit = (int) (currentTick >>> (level * slotBits)) & slotMask;
-        return occupied[level].nextSetAfter(digit);
-    }
-
-    /** The start tick of the next event at {@code level} (a level with an occupied next slot). */
-    private long eventTickOf(int level) {
-        if (level == Bucket.OVERFLOW) {
-            return overflowBlockStart();
+    /**
+     * idx_level of the first occupied bucket of {@code level} after currentTick's, or -1.
+     * Searches round the ring; currentTick's own bucket is always empty ([2]).
+     */
+    private long firstOccupiedIndex(int level) {
+        long currentIndex = currentTick >>> (level * slotBits);
+        int currentSlot = (int) currentIndex & ringMask;
+        int slot = occupied[level].nextSetAfter(currentSlot);
+        if (slot < 0) {
+            slot = occupied[level].nextSetAfter(-1);
+            if (slot < 0) {
+                return -1;
+            }
         }
-        int shift = level * slotBits;
-        long upperDigits = currentTick & (-1L << (shift + slotBits));
-        return upperDigits | ((long) nextSlot(level) << shift);
+        return currentIndex + ((slot - currentSlot) & ringMask);
     }
 
-    /** The first tick of the top-level range that holds overflowMinTick. */
-    private long overflowBlockStart() {
-        return overflowMinTick & (-1L << overflowShift);
+    /** The first tick of the top-level range just before the one that holds overflowMinTick ([6]). */
+    private long overflowCascadeTick() {
+        return ((overflowMinTick >>> overflowShift) - 1) << overflowShift;
     }
 
     private static <T> void forEachIn(Bucket bucket, Consumer<? super T> action) {
@@ -509,5 +650,15 @@ public final class TimingWheel<T extends TimerNode> {
 
     int levels() {
         return levels;
+    }
+
+    /** The buckets per level: two laps of slotsPerLevel. */
+    int ringSize() {
+        return ringMask + 1;
+    }
+
+    /** How many node moves cascades have made so far. */
+    long movedNodes() {
+        return movedNodes;
     }
 }

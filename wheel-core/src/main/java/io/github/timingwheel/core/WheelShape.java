@@ -9,16 +9,20 @@ import java.util.concurrent.TimeUnit;
  * {@link #defaults()}.
  *
  * <p>Level 0 slots are one tick wide; each slot of level {@code l} spans
- * {@code slotsPerLevel^l} ticks, so the wheel places deadlines up to
- * {@code tick * slotsPerLevel^levels} ahead in O(1); later deadlines wait in an overflow list
- * that is re-examined once per turn of the top level.
+ * {@code slotsPerLevel^l} ticks, so the wheel places deadlines at least
+ * {@code tick * slotsPerLevel^levels} ahead in O(1) (each level keeps a second lap, so up to
+ * twice that); later deadlines wait in an overflow list that is re-examined once per turn of
+ * the top level.
  *
- * <p>The default shape, a 1 ms tick with 5 levels of 64 slots, places deadlines up to
+ * <p>The default shape, a 1 ms tick with 5 levels of 64 slots, places deadlines at least
  * 2^30 ms (about 12.4 days) ahead without using the overflow list.
  */
 public final class WheelShape {
 
-    /** The largest {@code levels * log2(slotsPerLevel)}: tick numbers are below 2^63. */
+    /**
+     * The largest {@code levels * log2(slotsPerLevel)}: tick numbers are below 2^63, and bit
+     * {@code levels * log2(slotsPerLevel)}, the top level's second lap, is still below the sign.
+     */
     static final int MAX_TOTAL_BITS = 62;
     /** The most slots one level may have; more only slows the search for the next slot. */
     public static final int MAX_SLOTS_PER_LEVEL = 1 << 16;

@@ -76,7 +76,8 @@ class TimingWheelTest {
 
     @EveryShapeAndOrigin
     void poll_cascadedAndScheduledIntoCurrentTick_exactOrder(Harness h) {
-        long deadline = wheelSpanNanos(h.shape) / 2 + h.tickNanos() / 2; // top level, mid-tick
+        long span = wheelSpanNanos(h.shape);
+        long deadline = span + span / 2 + h.tickNanos() / 2; // the top level's second lap, mid-tick
         long tickStart = deadline - deadline % h.tickNanos();
         TestNode cascaded = h.scheduleAt(deadline);
         TestNode later = h.scheduleAt(deadline + 1);
@@ -163,15 +164,22 @@ class TimingWheelTest {
     }
 
     @EveryShapeAndOrigin
-    void cascade_fromTimeZero_startsAtTheLevelOfTheDelay(Harness h) {
+    void cascade_fromTimeZero_startsAtTheLowestLevelWhoseTwoLapsHoldTheDelay(Harness h) {
         SplittableRandom random = h.random();
         int levels = h.shape.levels();
         for (int level = 0; level <= levels; level++) {
-            Harness fresh = new Harness(h.shape, h.origin);
             long span = slotSpanNanos(h.shape, level);
-            TestNode node = fresh.schedule(span + random.nextLong(span));
-            assertThat(locate(fresh.wheel, node)).isEqualTo(level == levels ? OVERFLOW : level);
-            assertThat(wakeupsUntilFired(fresh, node)).isLessThanOrEqualTo(level + 2);
+            // [span, 2 span) is the second lap of the level below; from 2 span on it takes this level.
+            Harness secondLap = new Harness(h.shape, h.origin);
+            TestNode early = secondLap.schedule(span + random.nextLong(span));
+            int below = Math.max(0, level - 1);
+            assertThat(locate(secondLap.wheel, early)).as("level %d, second lap below", level).isEqualTo(below);
+            assertThat(wakeupsUntilFired(secondLap, early)).isLessThanOrEqualTo(below + 2);
+
+            Harness beyond = new Harness(h.shape, h.origin);
+            TestNode late = beyond.schedule(2 * span + random.nextLong(span));
+            assertThat(locate(beyond.wheel, late)).as("level %d", level).isEqualTo(level == levels ? OVERFLOW : level);
+            assertThat(wakeupsUntilFired(beyond, late)).isLessThanOrEqualTo(level + 2);
         }
     }
 

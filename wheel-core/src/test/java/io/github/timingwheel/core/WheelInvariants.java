@@ -12,12 +12,14 @@ import java.util.function.Supplier;
  *
  * <ol>
  *   <li>Bucket (l, s) is non-empty exactly when occupancy bit (l, s) is set.
- *   <li>Placement ([2] of the wheel's notes): a node in bucket (l, s) has a tick that shares every
- *       digit above l with currentTick, whose digit l is s, and s is greater than currentTick's.
- *   <li>Overflow: its ticks differ from currentTick above the top level and are at least
+ *   <li>Placement ([2] of the wheel's notes), with idx_l(t) = t >>> (l * log2(slots)) and c the
+ *       current tick: a node in bucket (l, r) has a tick t with idx_l(t) mod ringSize = r,
+ *       idx_l(c) < idx_l(t) and idx_{l+1}(t) <= idx_{l+1}(c) + 1.
+ *   <li>Overflow: its ticks have idx_levels(t) > idx_levels(c) + 1 and are at least
  *       overflowMinTick, which is Long.MAX_VALUE when the overflow is empty.
  *   <li>The due heap is a heap by (deadline, sequence), each node's heapIndex is its position,
  *       and every heap node's tick is at most currentTick.
+ *   <li>Each bucket's count is at least its length, and 0 when it is empty.
  *   <li>Links: each ring is consistent both ways, nodes in a ring are not in the heap, heap nodes
  *       are in no ring, no node is in two places.
  *   <li>The nodes found add up to {@link TimingWheel#size()}.
@@ -35,9 +37,8 @@ final class WheelInvariants {
 
     static void check(TimingWheel<?> wheel) {
         Set<TimerNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        int slots = 1 << wheel.slotBits();
         for (int level = 0; level < wheel.levels(); level++) {
-            for (int slot = 0; slot < slots; slot++) {
+            for (int slot = 0; slot < wheel.ringSize(); slot++) {
                 Bucket bucket = wheel.bucket(level, slot);
                 int l = level;
                 int s = slot;
@@ -85,6 +86,9 @@ final class WheelInvariants {
         }
         TimerNode last = previous;
         require(bucket.prev == last, wheel, () -> bucket + " prev is not its last node " + last);
+        long length = wheel.size() + 1 - limit;
+        require(bucket.count >= length && (length > 0 || bucket.count == 0), wheel,
+                () -> bucket + " counts " + bucket.count + " for " + length + " nodes");
     }
 
     private static void checkPlacement(TimingWheel<?> wheel, Bucket bucket, TimerNode node) {
@@ -92,20 +96,20 @@ final class WheelInvariants {
         long tick = tickOf(wheel, node);
         int bits = wheel.slotBits();
         if (bucket.level == Bucket.OVERFLOW) {
-            require(tick >>> (wheel.levels() * bits) != current >>> (wheel.levels() * bits), wheel,
-                    () -> node + " in overflow but within the top level of tick " + current);
+            int shift = wheel.levels() * bits;
+            require((tick >>> shift) - (current >>> shift) > 1, wheel,
+                    () -> node + " in overflow but within the top level's two laps of tick " + current);
             require(wheel.overflowMinTick() <= tick, wheel,
                     () -> node + " below overflowMinTick " + wheel.overflowMinTick());
             return;
         }
         int shift = bucket.level * bits;
         int upper = shift + bits;
-        long mask = (1L << bits) - 1;
-        require(tick >>> upper == current >>> upper, wheel,
-                () -> node + " (tick " + tick + ") in " + bucket + " differs above the level from tick " + current);
-        require(((tick >>> shift) & mask) == bucket.slot, wheel,
+        require((tick >>> upper) - (current >>> upper) <= 1, wheel,
+                () -> node + " (tick " + tick + ") in " + bucket + " is beyond two laps of tick " + current);
+        require(((tick >>> shift) & (wheel.ringSize() - 1)) == bucket.slot, wheel,
                 () -> node + " (tick " + tick + ") in the wrong slot " + bucket);
-        require(((current >>> shift) & mask) < bucket.slot, wheel,
+        require(tick >>> shift > current >>> shift, wheel,
                 () -> node + " (tick " + tick + ") in " + bucket + " not ahead of tick " + current);
     }
 

@@ -49,6 +49,16 @@ class WheelInvariantsTest {
     }
 
     @Test
+    void nodeInItsRingSlotButBeyondTwoLaps_fails() {
+        assertCorruptionCaught(w -> inLevel0.deadline += 128 * MS); // same ring slot, a full ring later
+    }
+
+    @Test
+    void bucketCountBelowItsLength_fails() {
+        assertCorruptionCaught(w -> w.bucket(0, 5).count = 1);
+    }
+
+    @Test
     void bucketWithoutItsOccupancyBit_fails() {
         assertCorruptionCaught(w -> {
             Bucket.unlink(alsoInLevel0);

@@ -64,11 +64,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       and is the figure to compare: poll and re-schedule of one node, plus its share of the
  *       cascades. A renewed node lands in level 3 or 2 (60 minutes is 3.6 million 1 ms ticks)
  *       and moves down once per level, so up to four list moves before it reaches the due heap.
- *       Cascades are lumpy: every 262,144 steps (one level-3 slot, 4.4 minutes of wheel time)
- *       one step re-places the whole slot, about 14% of all pending nodes (1.4 million at 10
- *       million pending); {@code -bm sample} shows those steps. A 2 s iteration at 10 million
- *       covers only about one such boundary, so iteration scores swing; {@code -r 20s} or more
- *       gives a steadier average.
+ *       Cascades are spread out: while one level-3 slot passes (262,144 steps, 4.4 minutes of
+ *       wheel time), the next one, about 14% of all pending nodes (1.4 million at 10 million
+ *       pending), moves down a share per step, about 5 nodes, rather than all in the step at
+ *       its start; {@code -bm sample} shows the steps. At 10 million, {@code -r 20s} or more
+ *       still gives a steadier average.
  * </ul>
  *
  * <h2>Caveats</h2>

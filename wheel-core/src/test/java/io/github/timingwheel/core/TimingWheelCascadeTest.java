@@ -1,0 +1,218 @@
+package io.github.timingwheel.core;
+
+import static io.github.timingwheel.core.TimingWheel.PACING_CHUNK;
+import static io.github.timingwheel.core.WheelFixtures.FIRING_ORDER;
+import static io.github.timingwheel.core.WheelFixtures.slotSpanNanos;
+import static io.github.timingwheel.core.WheelInvariants.locate;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.timingwheel.core.WheelFixtures.EveryOrigin;
+import io.github.timingwheel.core.WheelFixtures.EveryShapeAndOrigin;
+import io.github.timingwheel.core.WheelFixtures.Harness;
+import io.github.timingwheel.core.WheelFixtures.TestNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The early cascade of {@link TimingWheel} ([3] to [5] of its notes): a large slot moves down in
+ * bounded steps ahead of its start, buckets that start at the same tick all cascade, and pacing
+ * asks for wake-ups only for slots that hold more than {@link TimingWheel#PACING_CHUNK} nodes.
+ * Work is counted in node moves ({@link TimingWheel#movedNodes()}), not in time.
+ */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a looping wheel fails, not hangs
+class TimingWheelCascadeTest {
+
+    private static final long MS = 1_000_000L;
+
+    /**
+     * 100,000 nodes due within one second, 8.5 s ahead: from time 0 they all share one level-2
+     * slot (4.096 s), and each level-1 slot (64 ms) of the burst holds about 6,400. A driver
+     * that wakes at nextEventTime() sees every node in exact order, and no poll moves more than
+     * a pacing chunk per level (levels 1 and 2 pace at once) plus the nodes due in its tick,
+     * where moving whole slots at their start would move 6,400 or 100,000 in one poll.
+     */
+    @EveryOrigin
+    void burst_parkedDriver_exactOrderAndNoPollMovesMoreThanPacedChunks(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        List<TestNode> expected = scheduleBurst(h, 100_000, 8_500 * MS, 1_000 * MS);
+        long mostInOneTick = mostInOneTick(expected, h.tickNanos());
+        WheelInvariants.check(h.wheel);
+
+        long mostMovedInOnePoll = 0;
+        List<TestNode> fired = new ArrayList<>();
+        for (int wake = 0; !h.wheel.isEmpty(); wake++) {
+            long next = h.wheel.nextEventTime();
+            assertThat(next).as("next event").isGreaterThan(h.now());
+            h.advanceTo(next);
+            long movedBefore = h.wheel.movedNodes();
+            pollDue(h, fired);
+            mostMovedInOnePoll = Math.max(mostMovedInOnePoll, h.wheel.movedNodes() - movedBefore);
+            if (wake % 5_000 == 0) {
+                WheelInvariants.check(h.wheel);
+            }
+        }
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+        assertThat(mostMovedInOnePoll).isLessThanOrEqualTo(2L * (PACING_CHUNK + 1) + mostInOneTick);
+    }
+
+    /** Whatever the shape, a burst that crosses slot boundaries of every level polls out in order. */
+    @EveryShapeAndOrigin
+    void burst_polledEveryFewTicks_exactOrderNeverEarly(Harness h) {
+        long window = Math.max(10_000 * h.tickNanos(), slotSpanNanos(h.shape, Math.min(2, h.shape.levels())));
+        List<TestNode> expected = scheduleBurst(h, 20_000, window / 2, window);
+        SplittableRandom random = h.random();
+        List<TestNode> fired = new ArrayList<>();
+        for (int poll = 0; !h.wheel.isEmpty(); poll++) {
+            h.advanceTo(h.now() + random.nextLong(1, 4 * h.tickNanos()));
+            pollDue(h, fired);
+            if (poll % 2_000 == 0) {
+                WheelInvariants.check(h.wheel);
+            }
+        }
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * Whatever the shape, a burst dense enough that its level-1 slots are paced in steps (about
+     * 2,500 nodes each), placed from far ahead and driven by a parked driver, polls out in order.
+     */
+    @EveryShapeAndOrigin
+    void denseBurst_parkedDriver_exactOrderNeverEarly(Harness h) {
+        long opens = 2 * slotSpanNanos(h.shape, h.shape.levels() - 1);
+        List<TestNode> expected = scheduleBurst(h, 20_000, opens, 8 * slotSpanNanos(h.shape, 1));
+        List<TestNode> fired = new ArrayList<>();
+        for (int wake = 0; !h.wheel.isEmpty(); wake++) {
+            long next = h.wheel.nextEventTime();
+            assertThat(next).as("next event").isGreaterThan(h.now());
+            h.advanceTo(next);
+            pollDue(h, fired);
+            if (wake % 2_000 == 0) {
+                WheelInvariants.check(h.wheel);
+            }
+        }
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * A level-l bucket and a level-(l-1) bucket that start at the same tick T: the first node was
+     * placed from time 0 (level l), the second when T was within the next level-l slot (level
+     * l-1, where the early cascade would have put the first). One poll at T releases both.
+     */
+    @EveryShapeAndOrigin
+    void cascade_bucketsOfTwoLevelsStartingAtOneTick_bothReleased(Harness h) {
+        int level = h.shape.levels() - 1;
+        assumeTrue(level > 0, "one level: no two levels to tie");
+        long span = slotSpanNanos(h.shape, level);
+        long start = 2 * span; // the start of the level's slot index 2
+        TestNode placedEarly = h.scheduleAt(start);
+        h.advanceTo(span); // the slot is next now, but no time has passed in which to move it
+        assertThat(h.pollAll()).isEmpty();
+        TestNode placedLater = h.scheduleAt(start);
+        TestNode justAfter = h.scheduleAt(start + 1);
+        assertThat(locate(h.wheel, placedEarly)).isEqualTo(level);
+        assertThat(locate(h.wheel, placedLater)).isEqualTo(level - 1);
+
+        h.advanceTo(start);
+        assertThat(h.pollAll()).containsExactly(placedEarly, placedLater);
+        assertThat(locate(h.wheel, justAfter)).isNotEqualTo(level).isNotEqualTo(level - 1);
+        h.advanceTo(start + 1);
+        assertThat(h.pollAll()).containsExactly(justAfter);
+    }
+
+    /**
+     * Pacing asks for wake-ups only for a slot of more than PACING_CHUNK nodes, only once the
+     * slot is next, and about one per chunk; a slot of PACING_CHUNK nodes, or a lone timer, is
+     * moved at its start with no wake-up before it.
+     */
+    @EveryOrigin
+    void nextEventTime_pacingStepsOnlyForSlotsAboveTheChunk(long origin) {
+        long slotStart = 640 * MS; // level-1 slot 10: next from 576 ms on
+        for (int count : new int[] {1, PACING_CHUNK, 4 * PACING_CHUNK}) {
+            Harness h = new Harness(WheelShape.defaults(), origin);
+            List<TestNode> nodes = scheduleBurst(h, count, slotStart, 64 * MS);
+            assertThat(locate(h.wheel, nodes.get(0))).isEqualTo(1);
+
+            List<Long> wakesBeforeStart = new ArrayList<>();
+            long mostMoved = 0;
+            while (true) {
+                long next = h.wheel.nextEventTime();
+                h.advanceTo(next);
+                if (next >= slotStart) {
+                    break;
+                }
+                wakesBeforeStart.add(next);
+                long movedBefore = h.wheel.movedNodes();
+                assertThat(h.pollAll()).isEmpty();
+                mostMoved = Math.max(mostMoved, h.wheel.movedNodes() - movedBefore);
+            }
+            if (count <= PACING_CHUNK) {
+                assertThat(wakesBeforeStart).as("%d nodes", count).isEmpty();
+            } else {
+                assertThat(wakesBeforeStart).as("%d nodes", count)
+                        .hasSizeBetween(1, count / PACING_CHUNK)
+                        .allSatisfy(wake -> assertThat(wake).isBetween(slotStart - 64 * MS, slotStart - 1));
+                assertThat(mostMoved).isBetween(1L, (long) PACING_CHUNK);
+            }
+            long movedBefore = h.wheel.movedNodes();
+            h.pollAll();
+            assertThat(h.wheel.movedNodes() - movedBefore).as("moved at the start")
+                    .isLessThanOrEqualTo(PACING_CHUNK + mostInOneTick(nodes, h.tickNanos()));
+        }
+    }
+
+    /** A node in the next slot moves down during the current slot, not at its start. */
+    @EveryOrigin
+    void earlyCascade_nextSlotMovesDownBeforeItsStart(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        TestNode node = h.scheduleAt(700 * MS); // level-1 slot 10, starts at 640 ms
+        assertThat(locate(h.wheel, node)).isEqualTo(1);
+        h.advanceTo(576 * MS); // slot 10 is next from here on
+        assertThat(h.pollAll()).isEmpty();
+        assertThat(locate(h.wheel, node)).as("next, but no time passed yet").isEqualTo(1);
+        h.advanceTo(577 * MS);
+        assertThat(h.pollAll()).isEmpty();
+        assertThat(locate(h.wheel, node)).as("moved down a tick later").isEqualTo(0);
+        h.advanceTo(700 * MS);
+        assertThat(h.pollAll()).containsExactly(node);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Helpers.
+
+    /** Schedules {@code count} nodes due uniformly in [opens, opens + window), without checks. */
+    private static List<TestNode> scheduleBurst(Harness h, int count, long opens, long window) {
+        SplittableRandom random = h.random();
+        List<TestNode> nodes = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, opens + random.nextLong(window));
+            nodes.add(node);
+        }
+        return nodes;
+    }
+
+    /** Polls every due node into {@code fired}, checking none is early; no invariant check. */
+    private static void pollDue(Harness h, List<TestNode> fired) {
+        long now = h.now();
+        for (TestNode node; (node = h.wheel.poll(h.clock.nanoTime())) != null; ) {
+            assertThat(node.deadline()).as("never early").isLessThanOrEqualTo(now);
+            fired.add(node);
+        }
+    }
+
+    private static long mostInOneTick(List<TestNode> nodes, long tickNanos) {
+        Map<Long, Long> perTick = new HashMap<>();
+        for (TestNode node : nodes) {
+            perTick.merge(node.deadline() / tickNanos, 1L, Long::sum);
+        }
+        return perTick.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+}
