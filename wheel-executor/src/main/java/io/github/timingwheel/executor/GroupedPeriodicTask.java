@@ -2,9 +2,9 @@ package io.github.timingwheel.executor;
 
 /**
  * A fixed-rate or fixed-delay task of a {@link TaskGroup}: a {@link PeriodicTask} that also
- * carries its group's links (88 bytes; the ungrouped periodic task is 72). It stays in its group
- * across runs, until it is cancelled or fails; each run goes through the group, so a serial
- * group orders it with the group's other tasks.
+ * carries its group's links and its missed-run policy (96 bytes; the ungrouped periodic task is
+ * 72). It stays in its group across runs, until it is cancelled or fails; each run goes through
+ * the group, so a serial group orders it with the group's other tasks.
  */
 final class GroupedPeriodicTask extends PeriodicTask implements GroupMember {
 
