@@ -117,6 +117,15 @@ public final class TimingWheel<T extends TimerNode> {
      * [8] The due heap orders by (deadline, sequence), as ScheduledThreadPoolExecutor's
      *     DelayedWorkQueue orders by (time, sequenceNumber); the tick only buckets, so a node
      *     placed at tick granularity still comes out at its exact nanosecond deadline.
+     * [9] A driver that is behind advances one cascade at a time. poll stops advancing as soon
+     *     as the heap holds a node: with c below the target tick, every heap node's tick is at
+     *     most c, so its deadline is before (c + 1) ticks and therefore due, and every node
+     *     still in a bucket has a later tick, so the heap's head is the earliest due node. So a
+     *     driver that fell behind (a pause, a burst) takes one tick's nodes into the heap at a
+     *     time instead of every tick it missed at once: the heap stays the size of one tick and
+     *     its operations stay cheap, where one large heap would make every poll dearer exactly
+     *     when the driver needs to catch up. c lags the clock meanwhile; placement is relative
+     *     to c, so every invariant holds as stated.
      */
 
     /**
@@ -440,9 +449,12 @@ public final class TimingWheel<T extends TimerNode> {
         }
     }
 
-    /** Moves currentTick forward to {@code targetTick}, cascade by cascade ([4]). */
+    /**
+     * Moves currentTick forward to {@code targetTick}, cascade by cascade ([4]), but stops as
+     * soon as the due heap holds a node ([9]).
+     */
     private void advanceTo(long targetTick) {
-        while (currentTick < targetTick) {
+        while (currentTick < targetTick && due.isEmpty()) {
             long from = currentTick;
             long cascadeTick = nextCascadeTick();
             if (cascadeTick > targetTick) {

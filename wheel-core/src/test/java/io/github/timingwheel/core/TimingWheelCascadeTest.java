@@ -188,6 +188,35 @@ class TimingWheelCascadeTest {
     // Helpers.
 
     /** Schedules {@code count} nodes due uniformly in [opens, opens + window), without checks. */
+    /**
+     * A driver that wakes long after a burst ([9] of the notes): 20,000 nodes due within 100 ms
+     * are polled out at a time after the window. The heap never holds more than one tick's
+     * nodes, where advancing every missed tick at once would put all 20,000 in it; the order is
+     * still exact and nothing is early.
+     */
+    @EveryOrigin
+    void driverBehindABurst_takesOneTickAtATimeIntoTheHeap(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        List<TestNode> expected = scheduleBurst(h, 20_000, 1_000 * MS, 100 * MS);
+        long mostInOneTick = mostInOneTick(expected, h.tickNanos());
+        h.advanceTo(2_000 * MS);
+
+        long largestHeap = 0;
+        List<TestNode> fired = new ArrayList<>();
+        for (TestNode node; (node = h.wheel.poll(h.clock.nanoTime())) != null; ) {
+            largestHeap = Math.max(largestHeap, h.wheel.dueCount() + 1); // counting the one polled
+            fired.add(node);
+            if (fired.size() % 2_000 == 0) {
+                WheelInvariants.check(h.wheel);
+            }
+        }
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+        assertThat(largestHeap).as("most nodes in the heap at once; most due in one tick: %d", mostInOneTick)
+                .isLessThanOrEqualTo(mostInOneTick);
+        WheelInvariants.check(h.wheel);
+    }
+
     private static List<TestNode> scheduleBurst(Harness h, int count, long opens, long window) {
         SplittableRandom random = h.random();
         List<TestNode> nodes = new ArrayList<>(count);
