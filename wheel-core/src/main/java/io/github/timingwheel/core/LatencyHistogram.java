@@ -1,7 +1,7 @@
 package io.github.timingwheel.core;
 
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts latencies (for example how late a task started) in a fixed set of log-scale buckets,
@@ -34,12 +34,15 @@ public final class LatencyHistogram {
      *
      * [1] The bucket of a value is 64 - numberOfLeadingZeros(value / 1000): a division by a
      *     constant (a multiply once compiled) and one bit count; no loop, no table.
-     * [2] Counts live in an AtomicLongArray (one getAndIncrement per value). A LongAdder per
-     *     bucket would spread contention further, but the schedulers record one value per task
-     *     run, and their workers already meet at the queue's lock once per run; 32 adders of
-     *     cells per executor would cost more memory than they save time.
-     * [3] 'max' is raised by CAS only when a value exceeds it: after the first few values nearly
-     *     every record is one plain volatile read of it.
+     * [2] Counts live in one LongAdder per bucket. Values of one workload mostly fall in one
+     *     or two buckets, so with a single counter per bucket every worker of an executor would
+     *     write the same cache line for every task it runs, which is what a burst of due tasks
+     *     makes workers do a million times a second. A LongAdder stays one field until threads
+     *     contend on it, so an idle or single-threaded histogram costs 32 small objects.
+     * [3] 'max' is a LongAccumulator of Math::max: it writes only when a value exceeds what its
+     *     cell holds, so once the maximum settles a record is a plain read of it; and when
+     *     tasks fall behind, lateness grows with every run and each record raises the maximum,
+     *     which the accumulator's cells absorb instead of one contended CAS per run.
      */
 
     /** The number of buckets, the overflow bucket included. */
@@ -49,22 +52,22 @@ public final class LatencyHistogram {
     private static final long NANOS_PER_MICRO = 1_000L;
 
     /** Counts per bucket; incremented by recorders, read by snapshots ([2]). */
-    private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
+    private final LongAdder[] counts = new LongAdder[BUCKETS];
     /** The largest value recorded, 0 before any; only raised ([3]). */
-    private final AtomicLong max = new AtomicLong();
+    private final LongAccumulator max = new LongAccumulator(Math::max, 0L);
 
     /** Creates an empty histogram. */
     public LatencyHistogram() {
+        for (int i = 0; i < BUCKETS; i++) {
+            counts[i] = new LongAdder();
+        }
     }
 
     /** Counts one value, in nanoseconds; negative values count as 0. */
     public void record(long nanos) {
         long value = Math.max(0L, nanos);
-        counts.getAndIncrement(bucketOf(value));
-        long seen = max.get();
-        while (value > seen && !max.compareAndSet(seen, value)) {
-            seen = max.get();
-        }
+        counts[bucketOf(value)].increment();
+        max.accumulate(value);
     }
 
     /** The bucket that counts {@code nanos} ([1]); negative values go to bucket 0. */
@@ -106,7 +109,7 @@ public final class LatencyHistogram {
     public LatencyDistribution snapshot() {
         long[] copy = new long[BUCKETS];
         for (int i = 0; i < BUCKETS; i++) {
-            copy[i] = counts.get(i);
+            copy[i] = counts[i].sum();
         }
         return new LatencyDistribution(copy, max.get());
     }
