@@ -65,7 +65,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     user tolerates as a spurious wake-up.
      */
 
-    /** Inbox size at which a producer tries to drain it itself ([2]). */
+    /** Inbox size at which a producer has it drained: by the parked leader, or itself ([2]). */
     static final int DRAIN_BATCH = 1024;
     /** Inbox size beyond which a producer drains it itself even when a leader could ([2]). */
     static final int DRAIN_BACKLOG = 8 * DRAIN_BATCH;
