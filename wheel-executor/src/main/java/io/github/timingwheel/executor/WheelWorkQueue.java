@@ -510,6 +510,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         };
     }
 
+    /** Whether a leader is parked (or about to park); for tests of who drains the inbox. */
+    boolean leaderParked() {
+        return parkedLeader != null;
+    }
+
     /** Times a leader woke from a park; for tests that check an idle executor stays quiet. */
     long leaderWakeUps() {
         lock.lock();
