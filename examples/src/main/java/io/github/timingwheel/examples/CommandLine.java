@@ -2,6 +2,7 @@ package io.github.timingwheel.examples;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The examples' command lines, parsed by hand: {@code --name value} or {@code --name=value},
@@ -168,6 +169,15 @@ final class CommandLine {
             throw new UsageException(name + ": expected a positive duration, got '" + value + "'");
         }
         return nanos;
+    }
+
+    /** A duration of at least one millisecond, as {@link #duration}, in whole milliseconds. */
+    static long positiveMillis(String name, String value) throws UsageException {
+        long millis = TimeUnit.NANOSECONDS.toMillis(positiveDuration(name, value));
+        if (millis < 1) {
+            throw new UsageException(name + ": expected at least 1ms, got '" + value + "'");
+        }
+        return millis;
     }
 
     /** The unit suffix of a duration: what follows its digits. */

@@ -60,21 +60,13 @@ public final class FixedRateVsFixedDelay {
 
     private void set(String name, String value) throws UsageException {
         switch (name) {
-            case "--period" -> periodMillis = millis(name, value);
-            case "--work" -> workMillis = millis(name, value);
-            case "--slow-work" -> slowWorkMillis = millis(name, value);
+            case "--period" -> periodMillis = CommandLine.positiveMillis(name, value);
+            case "--work" -> workMillis = CommandLine.positiveMillis(name, value);
+            case "--slow-work" -> slowWorkMillis = CommandLine.positiveMillis(name, value);
             case "--slow-run" -> slowRun = CommandLine.positiveInt(name, value);
             case "--runs" -> runs = CommandLine.positiveInt(name, value);
             default -> throw CommandLine.unknown(name);
         }
-    }
-
-    private static long millis(String name, String value) throws UsageException {
-        long millis = TimeUnit.NANOSECONDS.toMillis(CommandLine.positiveDuration(name, value));
-        if (millis < 1) {
-            throw new UsageException(name + ": expected at least 1ms, got '" + value + "'");
-        }
-        return millis;
     }
 
     private void play(PrintStream out) throws InterruptedException {

@@ -69,20 +69,12 @@ public final class MissedRunPolicies {
 
     private void set(String name, String value) throws UsageException {
         switch (name) {
-            case "--period" -> periodMillis = millis(name, value);
-            case "--stall-at" -> stallAtMillis = millis(name, value);
-            case "--stall" -> stallMillis = millis(name, value);
+            case "--period" -> periodMillis = CommandLine.positiveMillis(name, value);
+            case "--stall-at" -> stallAtMillis = CommandLine.positiveMillis(name, value);
+            case "--stall" -> stallMillis = CommandLine.positiveMillis(name, value);
             case "--runs" -> runs = CommandLine.positiveInt(name, value);
             default -> throw CommandLine.unknown(name);
         }
-    }
-
-    private static long millis(String name, String value) throws UsageException {
-        long millis = TimeUnit.NANOSECONDS.toMillis(CommandLine.positiveDuration(name, value));
-        if (millis < 1) {
-            throw new UsageException(name + ": expected at least 1ms, got '" + value + "'");
-        }
-        return millis;
     }
 
     private void play(PrintStream out) throws InterruptedException {
