@@ -44,6 +44,9 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     counted once its CAS won.
      */
 
+    /** What {@code callBetweenRunHooks} returns for a body that threw; never a result. */
+    private static final Object FAILED = new Object();
+
     private static final int NEW = 0;
     private static final int COMPLETING = 1;
     private static final int NORMAL = 2;
@@ -136,19 +139,11 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                long startedAt = owner.runStarted(this, body);
-                V result = null;
-                Throwable failure = null;
-                try {
-                    result = call(body);
-                } catch (Throwable thrown) {
-                    failure = thrown;
-                }
-                owner.runEnded(this, body, startedAt, failure != null);
-                if (failure != null) {
-                    setException(failure, false);
-                } else {
-                    set(result);
+                Object result = callBetweenRunHooks(body);
+                if (result != FAILED) {
+                    @SuppressWarnings("unchecked")
+                    V value = (V) result;
+                    set(value);
                 }
             }
         } finally {
@@ -169,19 +164,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                long startedAt = owner.runStarted(this, body);
-                Throwable failure = null;
-                try {
-                    call(body);
-                } catch (Throwable thrown) {
-                    failure = thrown;
-                }
-                owner.runEnded(this, body, startedAt, failure != null);
-                if (failure != null) {
-                    setException(failure, false);
-                } else {
-                    ran = true;
-                }
+                ran = callBetweenRunHooks(body) != FAILED;
             }
         } finally {
             finishRun();
@@ -195,6 +178,29 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      */
     final Object body() {
         return state == NEW ? payload : null;
+    }
+
+    /**
+     * Calls the body between the owner's run hooks ([4]); a failure completes the task
+     * exceptionally, after the end hook, so whoever sees the outcome sees the run counted.
+     *
+     * @return the body's result, or {@link #FAILED} if it threw
+     */
+    private Object callBetweenRunHooks(Object body) {
+        long startedAt = owner.runStarted(this, body);
+        Object result;
+        Throwable failure = null;
+        try {
+            result = call(body);
+        } catch (Throwable thrown) {
+            result = FAILED;
+            failure = thrown;
+        }
+        owner.runEnded(this, body, startedAt, failure != null);
+        if (failure != null) {
+            setException(failure, false);
+        }
+        return result;
     }
 
     @SuppressWarnings("unchecked")
