@@ -23,8 +23,8 @@ final class MachineNoise {
     private final List<Double> millis = new ArrayList<>();
     private double loadBefore = Double.NaN;
     private double loadAfter = Double.NaN;
-    /** Keeps the chase from being optimised away. */
-    private int sink;
+    /** Where each chase's end lands, so that the JIT cannot drop the chase as dead code. */
+    private static volatile int chaseEnd;
 
     /** Times the workload {@code times} times; the first call also reads the load average. */
     void sample(int times) {
@@ -35,7 +35,7 @@ final class MachineNoise {
         }
         for (int i = 0; i < times; i++) {
             long start = System.nanoTime();
-            sink += chase();
+            chaseEnd = chase();
             millis.add((System.nanoTime() - start) / 1e6);
         }
     }
@@ -54,9 +54,8 @@ final class MachineNoise {
         double median = Results.median(sorted);
         double spread = sorted.length == 0 ? Double.NaN : (sorted[sorted.length - 1] - sorted[0]) / median * 100;
         return String.format("machine noise: calibration %.0f ms median, spread %.1f%% over %d runs;"
-                        + " load average %.2f -> %.2f (%d CPUs)%s",
-                median, spread, sorted.length, loadBefore, loadAfter, OS.getAvailableProcessors(),
-                sink == 42 ? " " : "");
+                        + " load average %.2f -> %.2f (%d CPUs)",
+                median, spread, sorted.length, loadBefore, loadAfter, OS.getAvailableProcessors());
     }
 
     /** A single random cycle through every slot (Sattolo's algorithm), so the chase visits all. */
