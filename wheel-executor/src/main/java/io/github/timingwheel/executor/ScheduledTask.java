@@ -42,7 +42,17 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     (completed, failed) in the window between the CAS to COMPLETING and the release store
      *     of the final state, so whoever sees the future done also sees the counts. A cancel is
      *     counted once its CAS won.
+     * [5] The inbox mark (WheelWorkQueue [6]) lives in 'runner', so that the task stays at 64
+     *     bytes: IN_INBOX while the task waits in the inbox, where it cannot be running (a new
+     *     task has never run; a periodic task is re-queued after its run released 'runner').
+     *     The producer sets it before the push; the drain clears it by CAS (a full fence) before
+     *     it reads the state; a cancel reads it after its own CAS on the state. So either the
+     *     cancel sees the mark and need not push the task again, or it sees the mark cleared
+     *     and pushes it. A run's claim (CAS from null) cannot succeed while the mark is set.
      */
+
+    /** The value of 'runner' while the task waits in the inbox ([5]); never started. */
+    private static final Thread IN_INBOX = new Thread("timingwheel-inbox-mark");
 
     /** What {@code callBetweenRunHooks} returns for a body that threw; never a result. */
     private static final Object FAILED = new Object();
@@ -59,7 +69,10 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     private volatile int state;
     /** See [2]. */
     private Object payload;
-    /** The thread running the body; CAS from null claims the run, so a task never runs twice at once. */
+    /**
+     * The thread running the body; CAS from null claims the run, so a task never runs twice at
+     * once. IN_INBOX while the task waits in the queue's inbox ([5]).
+     */
     private volatile Thread runner;
     /** Threads blocked in get(), a Treiber stack; swapped to null and released on completion. */
     private volatile Waiter waiters;
@@ -90,6 +103,21 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     @Override
     final boolean belongsTo(WheelWorkQueue queue) {
         return owner.queue() == queue;
+    }
+
+    @Override
+    final void markInInbox() {
+        RUNNER.setRelease(this, IN_INBOX); // [5]; published by the push that follows
+    }
+
+    @Override
+    final void clearInInbox() {
+        RUNNER.compareAndSet(this, IN_INBOX, null); // [5]: a full fence before the state is read
+    }
+
+    @Override
+    final boolean inInbox() {
+        return runner == IN_INBOX;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -272,7 +300,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         if (mayInterruptIfRunning) {
             try {
                 Thread t = runner;
-                if (t != null) {
+                if (t != null && t != IN_INBOX) {
                     t.interrupt();
                 }
             } finally {

@@ -22,6 +22,24 @@ abstract class WheelTask extends TimerNode implements Runnable {
     abstract boolean belongsTo(WheelWorkQueue queue);
 
     /**
+     * Marks the task as on its way through the queue's inbox; the producer calls it just before
+     * the push, while no one else can push the task ({@code WheelWorkQueue} note [6]).
+     */
+    abstract void markInInbox();
+
+    /**
+     * Clears the inbox mark with a volatile write; the drain calls it before it reads the task's
+     * state, so that a cancel either sees the mark cleared or is seen by the drain ([6]).
+     */
+    abstract void clearInInbox();
+
+    /**
+     * Whether the task sits in the inbox, not yet drained: then a cancel need not push it again,
+     * since the drain will read its new state ([6]). A volatile read.
+     */
+    abstract boolean inInbox();
+
+    /**
      * Called by the queue, under its lock, when it hands the task out because it is due (to a
      * worker, or to {@code drainTo}): the wheel's hand-out order is deadline-then-sequence, so a
      * serial group queues its tasks here to keep that order. Nothing by default.

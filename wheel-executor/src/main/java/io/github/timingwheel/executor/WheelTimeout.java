@@ -25,6 +25,13 @@ class WheelTimeout extends WheelTask implements Timeout {
     private volatile int state;
     private final TimerTask task;
     private final WheelTimer timer;
+    /**
+     * Whether the timeout sits in the engine's inbox, not yet drained (WheelWorkQueue [6]): set
+     * by the producer before the push, cleared by the drain; volatile, since a cancel reads it
+     * after its CAS and the drain reads the state after clearing it (Dekker). It fits in the
+     * padding: the timeout stays 56 bytes.
+     */
+    private volatile boolean inInbox;
 
     WheelTimeout(WheelTimer timer, TimerTask task, long deadline) {
         this.timer = timer;
@@ -124,6 +131,21 @@ class WheelTimeout extends WheelTask implements Timeout {
     @Override
     Runnable outer() {
         return this;
+    }
+
+    @Override
+    final void markInInbox() {
+        inInbox = true;
+    }
+
+    @Override
+    final void clearInInbox() {
+        inInbox = false;
+    }
+
+    @Override
+    final boolean inInbox() {
+        return inInbox;
     }
 
     @Override

@@ -59,6 +59,19 @@ final class ManualClockWorkers {
         }
 
         @Override
+        void markInInbox() {
+        }
+
+        @Override
+        void clearInInbox() {
+        }
+
+        @Override
+        boolean inInbox() {
+            return false; // it is never cancelled, so nothing asks
+        }
+
+        @Override
         public void run() {
         }
     }

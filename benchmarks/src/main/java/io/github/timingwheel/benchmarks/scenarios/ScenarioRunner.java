@@ -20,9 +20,9 @@ import java.util.stream.Collectors;
  *
  * <p>Run: {@code java -Xms8g -Xmx8g -cp benchmarks/target/benchmarks.jar
  * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
- * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic, scale
- * (default: all, in that order). {@code --quick} shrinks every size, to check that the runner
- * works, not to measure.
+ * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic,
+ * scale, flood, contention (default: all, in that order). {@code --quick} shrinks every size,
+ * to check that the runner works, not to measure.
  */
 public final class ScenarioRunner {
 
@@ -75,10 +75,12 @@ public final class ScenarioRunner {
         Map<String, Scenario> all = new LinkedHashMap<>();
         List<Scenario> list = quick
                 ? List.of(new Churn(1024, 1), new Pending(100_000), new Lateness(20_000, 1, 1, 50),
-                        new Burst(100_000, 200, 500), new Periodic(1_000, 10, 1), new Scale(1, 1_000, 100_000))
+                        new Burst(100_000, 200, 500), new Periodic(1_000, 10, 1), new Scale(1, 1_000, 100_000),
+                        new Flood(4, 1, 1_000_000), new Contention(new Lateness(2_000, 1, 1, 100), 2))
                 : List.of(new Churn(1024, 5), new Pending(1_000_000, 10_000_000), new Lateness(100_000, 5, 1, 50),
                         new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
-                        new Scale(3, 1_000, 1_000_000, 10_000_000));
+                        new Scale(3, 1_000, 1_000_000, 10_000_000), new Flood(4, 10, 8_000_000),
+                        new Contention(new Lateness(10_000, 5, 1, 100), 2));
         list.forEach(s -> all.put(s.name(), s));
         return all;
     }
@@ -111,7 +113,7 @@ public final class ScenarioRunner {
     }
 
     private static String usage() {
-        return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale ...] [--rounds N]"
+        return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale|flood|contention ...] [--rounds N]"
                 + " [--subjects a,b,...] [--quick]\n  subjects: " + String.join(", ", TimerSubject.NAMES)
                 + "\n  default subjects: " + String.join(",", DEFAULT_SUBJECTS);
     }
