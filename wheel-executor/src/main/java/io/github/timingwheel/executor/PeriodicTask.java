@@ -50,7 +50,6 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     @Override
     void runBody() {
         if (runAndReset()) {
-            owner.counters().repeated();
             // Written by the thread that ran the task, before the queue publishes it again.
             setDeadline(nextDeadline());
             owner.reExecutePeriodic(this);

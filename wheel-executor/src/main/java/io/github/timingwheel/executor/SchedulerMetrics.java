@@ -7,14 +7,19 @@ import io.github.timingwheel.core.LatencyDistribution;
  * {@code metrics()} was called: task totals since it was built, the tasks pending and running,
  * and how late runs started. Immutable; {@link #toString()} is one line for a log.
  *
- * <p>Reading them costs a sum over a few striped counters and a copy of 32 buckets, takes no
- * lock and does not stop the scheduler. Totals read while tasks come and go are each exact at
- * some moment during the read, not all at the same one.
+ * <p>Reading them costs a sum over one counter cell per thread that counted and a copy of 32
+ * buckets, takes no lock and does not stop the scheduler. Totals read while tasks come and go
+ * are each exact at some moment during the read, not all at the same one.
  *
  * <p>How the totals add up, once nothing moves: every accepted task ends once, by completing,
- * failing, being cancelled or being refused by the task executor; a periodic task's runs all
- * count in {@link #ran()}, but only its end (a failure or a cancel) ends it. So for one-shot tasks
- * and timeouts, {@code scheduled = pending + ran + failed + cancelled + (rejected runs)}.
+ * failing, being cancelled or being refused by the task executor, and {@link #pending()} is
+ * {@link #scheduled()} less those endings. Runs are counted apart from endings: every run that
+ * started and ended counts once in {@link #ran()} or {@link #failed()}, whatever became of its
+ * task's future meanwhile, so {@code ran + failed} plus {@link #running()} is the number of
+ * lateness values. A periodic task's runs all count, but only a failure or a cancel ends it. So
+ * for one-shot tasks and timeouts, {@code scheduled = pending + ran + failed + cancelled +
+ * (rejected runs)}, except that a task cancelled while its body ran counts both a run and a
+ * cancel (a body that cancels its own future, as a deadline task does, is one).
  */
 public final class SchedulerMetrics {
 
@@ -77,12 +82,18 @@ public final class SchedulerMetrics {
         return cancelled;
     }
 
-    /** Runs whose body returned normally: each run of a periodic task counts. */
+    /**
+     * Runs whose body returned normally, whatever became of the task's future meanwhile: each run
+     * of a periodic task counts, and so does a run whose future was cancelled while it ran.
+     */
     public long ran() {
         return ran;
     }
 
-    /** Runs whose body threw; the task's future completed with the exception (a timer logs it). */
+    /**
+     * Runs whose body threw; the task's future completed with the exception unless it was
+     * cancelled first (a timer logs it).
+     */
     public long failed() {
         return failed;
     }

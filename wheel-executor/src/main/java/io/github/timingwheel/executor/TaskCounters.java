@@ -1,12 +1,11 @@
 package io.github.timingwheel.executor;
 
 import io.github.timingwheel.core.LatencyHistogram;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the tasks of one executor (or timer) did so far: totals, the runs in progress and how
- * late runs started. Recorded by the threads that schedule, cancel and run, read by
- * {@link #snapshot} without stopping them.
+ * late runs started. Recorded by the threads that schedule, cancel and run, each in a cell of
+ * its own, and read by {@link #snapshot} without stopping them.
  *
  * <p>Every task ends exactly once, in one of four ways, each counted where its state change wins
  * its CAS: completed (a one-shot or timer task whose body returned), failed (its body threw),
@@ -18,93 +17,106 @@ final class TaskCounters {
     /*
      * Implementation notes
      *
-     * [1] Every total is a LongAdder: producers on many threads add without meeting on one
-     *     cache line, and a read is a sum over the cells. A sum read while others add is not a
-     *     snapshot of one instant; each total is exact once the adding stops.
-     * [2] pending is derived: a task's 'scheduled' increment happens-before its ending increment
-     *     (the task is counted before it is published through the queue, and it ends after a
-     *     worker or a canceller saw it). snapshot() sums the ending totals first and 'scheduled'
-     *     last, so every ending it counts has its 'scheduled' counted too: pending is never
-     *     negative, and it may count a task that ended during the read.
-     * [3] 'running' goes up before a body runs and down after it returned, both on the thread
-     *     that runs it, before the task's outcome is published: once a future is done, its run
-     *     is no longer counted as running.
+     * [1] Every total lives in CounterCells: each thread adds in a cell of its own (a plain
+     *     read and a release store, no atomic read-modify-write), so the producer's path writes
+     *     nothing another thread writes, and a read sums the cells. A sum read while others add
+     *     is not a snapshot of one instant; each total is exact once the adding stops.
+     * [2] pending is derived: a task's 'scheduled' add happens-before its ending add (the task is
+     *     counted before it is published through the queue, and it ends after a worker or a
+     *     canceller saw it). snapshot() sums the ending totals first and 'scheduled' last, each
+     *     cell read with acquire, so every ending it counts has its 'scheduled' counted too:
+     *     pending is never negative, and it may count a task that ended during the read.
+     * [3] 'running' is runs started minus runs ended, both added on the thread that runs the
+     *     body, before the task's outcome is published, and read ended-first: once a future is
+     *     done its run is no longer counted as running, and running is never negative.
+     * [4] Runs and task endings are counted apart. A run is counted when its body returns or
+     *     throws, on the thread that ran it, whatever happens to the task's future meanwhile: a
+     *     body that cancels its own future (a deadline task does) still ran. Endings (completed,
+     *     failed, cancelled, refused) are counted where the task's state change wins its CAS,
+     *     and only they make pending. So ran + failed counts every run that ended, the same runs
+     *     as the lateness histogram, and a task cancelled while its body ran counts a run and a
+     *     cancel.
      */
 
     /** Tasks accepted: one-shot, periodic (once, not per run) and timer timeouts. */
-    private final LongAdder scheduled = new LongAdder();
+    private static final int SCHEDULED = 0;
     /** Tasks whose future (or timeout) was cancelled: each ends the task. */
-    private final LongAdder cancelled = new LongAdder();
+    private static final int CANCELLED = 1;
     /** One-shot and timer tasks whose body returned: each ends the task. */
-    private final LongAdder completed = new LongAdder();
-    /** Runs of periodic tasks that returned; the task goes on. */
-    private final LongAdder repeated = new LongAdder();
-    /** Runs that threw: each ends the task. */
-    private final LongAdder failed = new LongAdder();
+    private static final int COMPLETED = 2;
+    /** Tasks whose body threw (ending the task): its future completed with the exception. */
+    private static final int FAILED = 3;
+    /** Runs whose body threw, whatever became of the task's future ([4]). */
+    private static final int RUNS_FAILED = 4;
     /** Submissions refused: after shutdown, or past the bound on pending tasks. */
-    private final LongAdder refused = new LongAdder();
+    private static final int REFUSED = 5;
     /** Bodies the task executor refused: each ends the task. */
-    private final LongAdder refusedRuns = new LongAdder();
-    /** Bodies running now ([3]). */
-    private final LongAdder running = new LongAdder();
+    private static final int REFUSED_RUNS = 6;
+    /** Runs that started, and runs that ended ([3]). */
+    private static final int RUNS_STARTED = 7;
+    private static final int RUNS_ENDED = 8;
+    private static final int TOTALS = 9;
+
+    private final CounterCells cells = new CounterCells(TOTALS);
     /** How late each run started, in nanoseconds of the executor's time source. */
     private final LatencyHistogram lateness = new LatencyHistogram();
 
     void scheduled() {
-        scheduled.increment();
+        cells.add(SCHEDULED, 1);
     }
 
     /** Takes back a {@link #scheduled()} for a task that was refused after all. */
     void unscheduled() {
-        scheduled.decrement();
+        cells.add(SCHEDULED, -1);
     }
 
     void cancelled() {
-        cancelled.increment();
+        cells.add(CANCELLED, 1);
     }
 
     void completed() {
-        completed.increment();
-    }
-
-    void repeated() {
-        repeated.increment();
+        cells.add(COMPLETED, 1);
     }
 
     void failed() {
-        failed.increment();
+        cells.add(FAILED, 1);
     }
 
     void refused() {
-        refused.increment();
+        cells.add(REFUSED, 1);
     }
 
     void refusedRun() {
-        refusedRuns.increment();
+        cells.add(REFUSED_RUNS, 1);
     }
 
     void runStarted(long latenessNanos) {
-        running.increment();
+        cells.add(RUNS_STARTED, 1);
         lateness.record(latenessNanos);
     }
 
-    void runEnded() {
-        running.decrement();
+    /** Counts a run as ended ([3]), and as failed if its body threw ([4]). */
+    void runEnded(boolean threw) {
+        if (threw) {
+            cells.add(RUNS_FAILED, 1);
+        }
+        cells.add(RUNS_ENDED, 1);
     }
 
-    /** The totals now ([1], [2]). */
+    /** The totals now ([1], [2], [3]). */
     SchedulerMetrics snapshot(String name, int workers) {
-        long completedNow = completed.sum();
-        long failedNow = failed.sum();
-        long cancelledNow = cancelled.sum();
-        long refusedRunsNow = refusedRuns.sum();
-        long repeatedNow = repeated.sum();
-        long refusedNow = refused.sum();
-        long runningNow = running.sum();
-        long scheduledNow = scheduled.sum(); // last: see [2]
+        long completedNow = cells.sum(COMPLETED);
+        long failedNow = cells.sum(FAILED);
+        long cancelledNow = cells.sum(CANCELLED);
+        long refusedRunsNow = cells.sum(REFUSED_RUNS);
+        long refusedNow = cells.sum(REFUSED);
+        long runsFailed = cells.sum(RUNS_FAILED);
+        long runsEnded = cells.sum(RUNS_ENDED); // after the failed ones: runsEnded >= runsFailed
+        long runsStarted = cells.sum(RUNS_STARTED); // after the ended ones: see [3]
+        long scheduledNow = cells.sum(SCHEDULED); // last: see [2]
         long ended = completedNow + failedNow + cancelledNow + refusedRunsNow;
         return new SchedulerMetrics(name, workers, Math.max(0L, scheduledNow - ended), scheduledNow,
-                cancelledNow, completedNow + repeatedNow, failedNow, refusedNow + refusedRunsNow,
-                Math.max(0L, runningNow), lateness.snapshot());
+                cancelledNow, runsEnded - runsFailed, runsFailed, refusedNow + refusedRunsNow,
+                Math.max(0L, runsStarted - runsEnded), lateness.snapshot());
     }
 }

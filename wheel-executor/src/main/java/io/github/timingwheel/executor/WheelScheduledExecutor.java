@@ -65,7 +65,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Metrics and events</h2>
  * {@link #metrics()} returns totals (scheduled, ran, failed, cancelled, rejected), the tasks
  * pending and running, and a histogram of how late runs started, without taking a lock; they
- * are always on (a striped counter or two per task). JDK Flight Recorder events for runs that
+ * are always on (a plain add or two per task, each thread in a counter cell of its own). JDK Flight Recorder events for runs that
  * start late, runs that take long and refused tasks are off unless the builder sets them
  * ({@link Builder#lateTaskEventThreshold}, {@link Builder#longTaskEventThreshold},
  * {@link Builder#rejectionEvents}); then a recording captures them as
@@ -465,7 +465,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * published (so that whoever sees the outcome sees the run counted as ended).
      */
     void runEnded(WheelTask task, Object body, long startedAt, boolean failed) {
-        counters.runEnded();
+        counters.runEnded(failed);
         TaskEvents on = events;
         if (on != null && on.timesRuns()) {
             on.ended(body, wheelNow() - startedAt, failed);

@@ -239,6 +239,37 @@ class SchedulerMetricsTest {
         assertMetrics(pool.metrics(), 0, 2, 1, 0, 1, 1);
     }
 
+    /**
+     * A body that cancels its own future while it runs (as a deadline task does) still ran: the
+     * run counts in ran and in the lateness histogram, and the cancel ends the task.
+     */
+    @Test
+    void aRunWhoseFutureIsCancelledWhileItRuns_countsAsARunAndACancel() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1));
+        CountDownLatch cancelledItself = new CountDownLatch(1);
+        ScheduledFuture<?>[] self = new ScheduledFuture<?>[1];
+        CountDownLatch published = new CountDownLatch(1);
+        self[0] = pool.schedule(() -> {
+            awaitInTask(published);
+            self[0].cancel(false);
+            cancelledItself.countDown();
+        }, 10, MILLISECONDS);
+        published.countDown();
+        ScheduledFuture<?> failing = pool.schedule(() -> {
+            throw new IllegalStateException("planned");
+        }, 10, MILLISECONDS);
+
+        clock.advance(10, MILLISECONDS);
+        pool.awaitRuns(2);
+        await(cancelledItself);
+        assertThat(self[0].isCancelled()).isTrue();
+        assertThatThrownBy(() -> get(failing)).isInstanceOf(ExecutionException.class);
+        SchedulerMetrics metrics = pool.metrics();
+        assertMetrics(metrics, 0, 2, 1, 1, 1, 0);
+        assertThat(metrics.lateness().totalCount()).as("one lateness value per run")
+                .isEqualTo(metrics.ran() + metrics.failed());
+    }
+
     private static void assertMetrics(SchedulerMetrics metrics, long pending, long scheduled, long ran, long failed,
             long cancelled, long rejected) {
         assertThat(new long[] {metrics.pending(), metrics.scheduled(), metrics.ran(), metrics.failed(),

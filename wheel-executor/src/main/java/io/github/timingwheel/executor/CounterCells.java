@@ -1,0 +1,162 @@
+package io.github.timingwheel.executor;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A fixed set of totals that any number of threads add to, each platform thread in a cell of its
+ * own: an add is a thread-local look-up, a plain read and a release store to memory no other
+ * thread writes, with no atomic read-modify-write and no cache line shared with another writer.
+ * A reader sums the cells.
+ *
+ * <p>Caveats:
+ * <ul>
+ *   <li>A sum read while others add is not a snapshot of one instant; each total is exact once
+ *       the adding stops.
+ *   <li>Virtual threads (JDK 21 and later), which may number in the millions and each live for
+ *       one task, do not get a cell: they add to one shared {@link LongAdder} per total.
+ *   <li>A cell outlives its thread until the next registration that finds the cells doubled
+ *       since the last clean-up; then the totals of cells whose threads died are folded into
+ *       one array and the cells dropped. So cells stay under twice the live threads that count.
+ * </ul>
+ */
+final class CounterCells {
+
+    /*
+     * Implementation notes
+     *
+     * [1] One writer per cell: only the owning thread writes its array, so an add needs no
+     *     atomicity; it reads its own last value plainly and publishes the new one with a
+     *     release store. A reader's acquire load then sees a value at least as new as anything
+     *     that happened-before what it read earlier with acquire (TaskCounters [2] relies on it).
+     * [2] 'registry' is replaced, never changed, under the monitor of this object, and read
+     *     without it: a reader sums over one Registry, in which every add is in exactly one
+     *     place: a live cell, or the folded totals of dead ones.
+     * [3] Folding a dead thread's cell: Thread.isAlive() returning false happens-after the
+     *     thread's last action (JLS 17.4.4), so the cell's values are final when folded.
+     */
+
+    private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Thread.isVirtual() where it exists (JDK 21+), else null. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+    /** Cells kept before the first clean-up of dead threads' cells. */
+    private static final int MIN_CLEAN_UP_AT = 64;
+
+    private final int totals;
+    private final ThreadLocal<long[]> mine = new ThreadLocal<>();
+    /** Where virtual threads add. */
+    private final LongAdder[] shared;
+    /** See [2]. */
+    private volatile Registry registry;
+    /** The cell count at which the next registration cleans up; guarded by this. */
+    private int cleanUpAt = MIN_CLEAN_UP_AT;
+
+    /** The live cells, and the folded totals of dead threads' cells ([2]). */
+    private record Registry(Thread[] owners, long[][] cells, long[] folded) {
+    }
+
+    /** A set of {@code totals} totals, numbered from 0, each starting at 0. */
+    CounterCells(int totals) {
+        this.totals = totals;
+        this.shared = new LongAdder[totals];
+        for (int i = 0; i < totals; i++) {
+            shared[i] = new LongAdder();
+        }
+        this.registry = new Registry(new Thread[0], new long[0][], new long[totals]);
+    }
+
+    /** Adds {@code delta} to total {@code index}, in the calling thread's cell. */
+    void add(int index, long delta) {
+        long[] cell = mine.get();
+        if (cell == null && (cell = register()) == null) {
+            shared[index].add(delta);
+            return;
+        }
+        VALUES.setRelease(cell, index, cell[index] + delta); // [1]
+    }
+
+    /** The sum of total {@code index} over every cell. */
+    long sum(int index) {
+        Registry current = registry;
+        long sum = current.folded()[index] + shared[index].sum();
+        for (long[] cell : current.cells()) {
+            sum += (long) VALUES.getAcquire(cell, index);
+        }
+        return sum;
+    }
+
+    /** The number of cells kept now; for tests of the clean-up. */
+    int cells() {
+        return registry.cells().length;
+    }
+
+    /** Gives the calling thread its cell, or null for a virtual thread. */
+    private long[] register() {
+        Thread me = Thread.currentThread();
+        if (isVirtual(me)) {
+            return null;
+        }
+        long[] cell = new long[totals];
+        synchronized (this) {
+            Registry current = registry;
+            if (current.cells().length >= cleanUpAt) {
+                current = withoutDeadThreads(current);
+                cleanUpAt = Math.max(MIN_CLEAN_UP_AT, 2 * (current.cells().length + 1));
+            }
+            int n = current.cells().length;
+            Thread[] owners = Arrays.copyOf(current.owners(), n + 1);
+            long[][] cells = Arrays.copyOf(current.cells(), n + 1);
+            owners[n] = me;
+            cells[n] = cell;
+            registry = new Registry(owners, cells, current.folded());
+        }
+        mine.set(cell);
+        return cell;
+    }
+
+    /** Folds the cells of threads that have died into the folded totals ([3]). */
+    private Registry withoutDeadThreads(Registry current) {
+        long[] folded = current.folded().clone();
+        List<Thread> owners = new ArrayList<>();
+        List<long[]> cells = new ArrayList<>();
+        for (int i = 0; i < current.cells().length; i++) {
+            Thread owner = current.owners()[i];
+            long[] cell = current.cells()[i];
+            if (owner.isAlive()) {
+                owners.add(owner);
+                cells.add(cell);
+            } else {
+                for (int t = 0; t < totals; t++) {
+                    folded[t] += (long) VALUES.getAcquire(cell, t);
+                }
+            }
+        }
+        return new Registry(owners.toArray(new Thread[0]), cells.toArray(new long[0][]), folded);
+    }
+
+    private static boolean isVirtual(Thread thread) {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(thread);
+        } catch (Throwable unexpected) {
+            return false;
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
+                    MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException beforeJdk21) {
+            return null;
+        }
+    }
+}
