@@ -44,10 +44,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * Implementation notes
      *
      * [1] Ownership. The wheel, 'leader' and 'followersWaiting' are guarded by 'lock'. Any
-     *     thread may hold it; the leader holds it only between parks, never while parked. Every
-     *     hold does bounded work: at most DRAIN_BATCH inbox tasks and READY_BATCH due tasks, so
-     *     no flood of producers can keep one hold, or keep due tasks waiting, for longer than a
-     *     batch (the views drain at most what the inbox held when they started).
+     *     thread may hold it; the leader holds it only between parks, never while parked. Work
+     *     is bounded between two looks at what is due: a worker drains at most DRAIN_BATCH inbox
+     *     tasks, then takes what is due, and while the inbox stays non-empty it goes on in that
+     *     rhythm instead of waiting (only its last drain before parking can add a second batch),
+     *     so no flood of producers keeps due tasks waiting for more than two batches. Producers
+     *     and views drain at most a batch, or what the inbox held when they started.
      * [2] Producers do not take the lock. schedule and cancel push the task into 'inbox', a
      *     bounded lock-free multi-producer queue (JCTools), and every lock holder drains a batch
      *     of it into the wheel: a NEW task not in the wheel is inserted, a cancelled task in the
@@ -318,6 +320,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         lock.lockInterruptibly();
         try {
             for (;;) {
+                boolean inboxLeft = drainInbox(DRAIN_BATCH);
                 long now = clock.nanoTime();
                 WheelTask task = takeDue(now);
                 if (task != null) {
@@ -326,6 +329,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 long waitNanos = timed ? giveUpAt - now : Long.MAX_VALUE;
                 if (timed && waitNanos <= 0) {
                     return null;
+                }
+                if (inboxLeft) {
+                    continue; // a flood: look at what is due between batches, do not wait ([1])
                 }
                 if (leader != null) {
                     follow(timed, waitNanos);
@@ -340,13 +346,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     /**
-     * Drains a batch of the inbox, then takes a due task: a ready one, or the first of a new
-     * batch out of the wheel ([5]). Call only when holding lock.
+     * Takes a due task: a ready one, or the first of a new batch out of the wheel ([5]). Call
+     * only when holding lock, after draining the inbox.
      *
      * @return a due task for the caller, or null if none is due
      */
     private WheelTask takeDue(long now) {
-        drainInbox(DRAIN_BATCH);
         WheelTask task = ready.claim();
         return task != null ? task : handOutDue(now);
     }
@@ -449,6 +454,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
         lock.lock();
         try {
+            drainInbox(DRAIN_BATCH);
             WheelTask task = takeDue(clock.nanoTime());
             return task == null ? null : task.outer();
         } finally {
