@@ -59,14 +59,14 @@ import java.util.function.ToDoubleFunction;
  *
  * <p><b>Cost.</b> Nothing on the hot path: binding adds no work to scheduling, cancelling or
  * running a task beyond the counting the scheduler always does for {@code metrics()}. Each read
- * of a meter, when the registry publishes or is scraped, calls {@code metrics()} once: a sum over
- * a few striped counters and a copy of 32 buckets, without a lock (about a dozen calls per
- * scrape).
+ * of a meter, when the registry publishes or is scraped, calls {@code metrics()} once, which
+ * takes no lock and stops nothing (see {@link SchedulerMetrics}): twelve calls per scrape.
  *
  * <p>The meters hold the scheduler through a weak reference, as Micrometer's gauges and function
- * counters do by default: binding does not keep a scheduler from being collected, and the meters
- * of a collected one read {@code NaN}. Binding a {@link WheelTimer} needs Netty on the class
- * path, as the timer itself does; binding an executor does not.
+ * counters do by default: binding does not keep a scheduler from being collected; once it is,
+ * its gauges read {@code NaN} and its counters keep the last value they read. Binding a
+ * {@link WheelTimer} needs Netty on the class path, as the timer itself does; binding an
+ * executor does not.
  *
  * <p><b>Caveats.</b>
  * <ul>

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.util.Timeout;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -177,6 +178,29 @@ class WheelSchedulerMetricsTest {
 
         assertThat(registry.getMeters()).hasSize(METERS.size() + 1);
         assertThat(counter("twice", "scheduled")).isZero();
+    }
+
+    @Test
+    void theMeters_doNotKeepTheSchedulerAlive() throws Exception {
+        WeakReference<WheelScheduledExecutor> collectable = boundAndTerminated("gone");
+        assertThat(counter("gone", "scheduled")).isEqualTo(1.0);
+        for (int i = 0; i < 20 && collectable.get() != null; i++) {
+            System.gc();
+        }
+
+        assertThat(collectable.get()).as("collected while its meters are registered").isNull();
+        assertThat(gauge("gone", "pending")).as("a gauge of a collected scheduler").isNaN();
+        assertThat(counter("gone", "scheduled")).as("a counter keeps its last value").isEqualTo(1.0);
+    }
+
+    /** An executor bound to the registry, with one task run, terminated and referenced only weakly. */
+    private WeakReference<WheelScheduledExecutor> boundAndTerminated(String name) throws Exception {
+        WheelScheduledExecutor doomed = WheelScheduledExecutor.builder().workers(1).name(name).daemon(true).build();
+        WheelSchedulerMetrics.monitor(registry, doomed, Tags.empty());
+        doomed.submit(() -> { }).get(TIMEOUT_SECONDS, SECONDS);
+        doomed.shutdown();
+        assertThat(doomed.awaitTermination(TIMEOUT_SECONDS, SECONDS)).isTrue();
+        return new WeakReference<>(doomed);
     }
 
     @Test
