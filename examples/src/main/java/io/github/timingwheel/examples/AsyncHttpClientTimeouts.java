@@ -63,6 +63,11 @@ public final class AsyncHttpClientTimeouts {
             "  --timeout DURATION request timeout, e.g. 200ms [200ms]",
             "  --help             print this and exit");
 
+    /**
+     * How long after the pool cleaner's last possible run the program looks at the timer: ample
+     * for a cleaner run that began just before {@code close()} to end on a loaded machine.
+     */
+    private static final long AFTER_LAST_CLEANER_MILLIS = 400;
     /** Deadline of the uncounted first request, which waits for class loading and the JIT. */
     private static final long WARM_UP_TIMEOUT_MILLIS = 10_000;
 
@@ -178,13 +183,14 @@ public final class AsyncHttpClientTimeouts {
 
     /**
      * After {@code close()}: the timer still runs, and once the pool cleaner's last run has
-     * passed, nothing is pending. A timeout due just after that last run proves both: the timer
+     * passed, nothing is pending. A timeout due well after that last run proves both: the timer
      * fires it, and with one worker and deadline order, the cleaner's last run has ended by then.
+     * Then the program stops the timer, which waits for its worker, so that every count is in.
      */
     private static void printAfterClose(PrintStream out, WheelTimer timer, Duration cleanerPeriod)
             throws InterruptedException {
         CountDownLatch fired = new CountDownLatch(1);
-        long delayMillis = cleanerPeriod.toMillis() + 50;
+        long delayMillis = cleanerPeriod.toMillis() + AFTER_LAST_CLEANER_MILLIS;
         timer.newTimeout(timeout -> fired.countDown(), delayMillis, TimeUnit.MILLISECONDS);
         boolean stillRuns = fired.await(WARM_UP_TIMEOUT_MILLIS + delayMillis, TimeUnit.MILLISECONDS);
         out.println();
@@ -193,7 +199,9 @@ public final class AsyncHttpClientTimeouts {
                 stillRuns ? "fired" : "did NOT fire");
         out.printf("  pending timeouts: %d (every request timeout fired or was cancelled; the pool cleaner"
                 + " stopped)%n", timer.pendingTimeouts());
-        out.printf("  timer metrics: %s%n", timer.metrics());
+        int unprocessed = timer.stop().size();
+        out.printf("  timer.stop() returned %d unprocessed timeouts; the timer's metrics:%n", unprocessed);
+        out.printf("  %s%n", timer.metrics());
     }
 
     /** How one request ended; {@code nanos} from sending it until then. */
