@@ -10,6 +10,11 @@
  *       {@code Progress} and {@code ReportTable} (the output).
  *   <li>{@link io.github.timingwheel.examples.NetworkTimeouts}: request deadlines over real
  *       loopback sockets with Netty.
+ *   <li>{@link io.github.timingwheel.examples.AsyncHttpClientTimeouts}: AsyncHttpClient's
+ *       request timeouts on our {@code WheelTimer}, against {@code SlowHttpServer}, the JDK's
+ *       HTTP server on loopback.
+ *   <li>{@link io.github.timingwheel.examples.CaffeineExpiry}: a Caffeine cache whose expired
+ *       entries our executor removes, with no cache activity.
  *   <li>{@link io.github.timingwheel.examples.ReplacingScheduledThreadPool}: the same jobs on
  *       {@code Executors.newScheduledThreadPool} and on ours.
  *   <li>{@link io.github.timingwheel.examples.FixedRateVsFixedDelay}: when each run starts.

@@ -1,0 +1,69 @@
+package io.github.timingwheel.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the Caffeine example with three entries and reads its table: every entry removed as
+ * expired, none before its expiry, none later than Caffeine's pacing allows (with a generous
+ * margin for a loaded machine), and nothing removed from the cache without a scheduler until
+ * its {@code cleanUp()}.
+ */
+class CaffeineExpiryTest {
+
+    private static final int ENTRIES = 3;
+    private static final long TTL_MILLIS = 1200;
+    /** Beyond Caffeine's pacing: a loaded machine's scheduling noise, far above what is expected. */
+    private static final long MARGIN_MILLIS = 2_000;
+    private static final Pattern ROW = Pattern.compile(
+            "^\\s*(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(-?[\\d.]+) ms\\s+(\\w+)$");
+
+    private record Row(int key, long written, long expired, long removed, double afterExpiryMillis, String cause) {
+    }
+
+    @Test
+    void expiredEntries_areRemovedOnTime_withoutCacheActivity() {
+        Captured run = Captured.run(CaffeineExpiry::run, "--entries", String.valueOf(ENTRIES),
+                "--ttl", TTL_MILLIS + "ms", "--spacing", "100ms");
+
+        assertThat(run.exitCode()).as(run.text()).isZero();
+        List<Row> rows = rows(run);
+        assertThat(rows).as(run.text()).hasSize(ENTRIES);
+        long pacerMillis = TimeUnit.NANOSECONDS.toMillis(CaffeineExpiry.PACER_TOLERANCE_NANOS);
+        for (Row row : rows) {
+            assertThat(row.cause()).as(run.text()).isEqualTo("EXPIRED");
+            assertThat(row.expired() - row.written()).as(run.text()).isBetween(TTL_MILLIS - 1, TTL_MILLIS + 1);
+            assertThat(row.afterExpiryMillis()).as("never before expiry, key %d", row.key()).isNotNegative();
+            assertThat(row.afterExpiryMillis()).as("within the pacing, key %d:%n%s", row.key(), run.text())
+                    .isLessThan(pacerMillis + MARGIN_MILLIS);
+        }
+        assertThat(run.line("removed").trim()).as(run.text()).startsWith("removed " + ENTRIES + " of " + ENTRIES + ",");
+        assertThat(run.text()).contains("removed 0 of " + ENTRIES + " by then; cleanUp() then removed " + ENTRIES);
+        assertThat(run.line("the executor's metrics")).contains("cache-expiry:", "failed=0", "rejected=0");
+    }
+
+    @Test
+    void help_printsUsage_andBadOptionsExitTwo() {
+        Captured help = Captured.run(CaffeineExpiry::run, "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.text()).contains("--entries", "--ttl", "--spacing");
+
+        Captured bad = Captured.run(CaffeineExpiry::run, "--ttl", "0ms");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.text()).contains("--ttl");
+    }
+
+    private static List<Row> rows(Captured run) {
+        return run.lines().stream()
+                .map(ROW::matcher)
+                .filter(Matcher::find)
+                .map(m -> new Row(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                        Long.parseLong(m.group(4)), Double.parseDouble(m.group(5)), m.group(6)))
+                .toList();
+    }
+}
