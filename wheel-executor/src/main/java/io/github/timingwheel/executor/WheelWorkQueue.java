@@ -49,7 +49,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     tasks, then takes what is due, and while the inbox stays non-empty it goes on in that
      *     rhythm instead of waiting (only its last drain before parking can add a second batch),
      *     so no flood of producers keeps due tasks waiting for more than two batches. Producers
-     *     and views drain at most a batch, or what the inbox held when they started.
+     *     drain at most a batch, views at most the inbox's capacity.
      * [2] Producers do not take the lock. schedule and cancel push the task into 'inbox', a
      *     bounded lock-free multi-producer queue (JCTools), and every lock holder drains a batch
      *     of it into the wheel: a NEW task not in the wheel is inserted, a cancelled task in the
@@ -248,17 +248,28 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     private boolean drainInbox(int limit) {
         for (int i = 0; i < limit; i++) {
-            WheelTask task = inbox.poll();
-            if (task == null) {
+            if (drainOne() == null) {
                 return false;
             }
-            task.clearInInbox(); // before apply reads the state ([6])
-            apply(task);
         }
         return true;
     }
 
-    /** Drains what the inbox holds now, for the views; bounded by the inbox's capacity ([1]). */
+    /**
+     * Moves one task from the inbox into the wheel. Call only when holding lock.
+     *
+     * @return the task, or null if the inbox was empty
+     */
+    private WheelTask drainOne() {
+        WheelTask task = inbox.poll();
+        if (task != null) {
+            task.clearInInbox(); // before apply reads the state ([6])
+            apply(task);
+        }
+        return task;
+    }
+
+    /** Drains the inbox for the views: at most its capacity, however fast producers add ([1]). */
     private void drainInboxForView() {
         drainInbox(INBOX_CAPACITY);
     }
@@ -271,12 +282,10 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     private boolean lastDrainBeforePark(long until) {
         for (int i = 0; i < DRAIN_BATCH; i++) {
-            WheelTask task = inbox.poll();
+            WheelTask task = drainOne();
             if (task == null) {
                 return false;
             }
-            task.clearInInbox();
-            apply(task);
             if (task.isScheduled() && task.deadline() < until) {
                 return true;
             }
