@@ -347,6 +347,33 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * Queues the rest of a serial group's drain as a zero-delay task (SerialRunQueue, note
+     * [4]). Unlike {@link #execute}, it never reaches the rejection handler, which may drop a
+     * task without a word: it answers instead, and the caller goes on with the drain itself.
+     *
+     * @return false, with nothing queued, if the executor is shut down or full
+     */
+    boolean offerContinuation(Runnable drain) {
+        if (isShutdown()) {
+            return false;
+        }
+        ScheduledTask<Void> task = new ScheduledTask<>(this, drain, deadlineAfter(0L));
+        try {
+            reservePending(task);
+        } catch (RejectedExecutionException full) {
+            return false;
+        }
+        counters.scheduled(); // as delayedExecute
+        queue.enqueue(task);
+        // As in delayedExecute; a continuation that shutdownNow already took is in its list.
+        if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
+            task.cancel(false);
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * Counts an accepted task against the bound. Past it, throws rather than asking the
      * rejection handler: CallerRunsPolicy would run a delayed task early.
      */
@@ -561,6 +588,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     public List<Runnable> shutdownNow() {
         stopped = true;
         return super.shutdownNow();
+    }
+
+    /** Whether {@link #shutdownNow()} was called: the JDK's (package-private) STOP state. */
+    boolean isStopping() {
+        return stopped;
     }
 
     /** What ScheduledThreadPoolExecutor does in its (package-private) onShutdown hook. */
