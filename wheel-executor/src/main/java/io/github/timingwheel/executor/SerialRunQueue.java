@@ -36,12 +36,12 @@ final class SerialRunQueue {
      *     executor does not take the continuation (it is shut down, or full), the drainer goes
      *     on itself. The continuation never goes through the executor's public execute(): after
      *     shutdown that reaches the RejectedExecutionHandler, and a handler that returns
-     *     (DiscardPolicy, CallerRunsPolicy after shutdown, a logging handler) would drop it
-     *     silently, leaving 'draining' set and the group's accepted tasks never run, while the
-     *     executor, its queue empty, reports termination. Continuations.offer() answers
-     *     instead, and a drainer that is refused keeps its worker busy, so the pool cannot
-     *     terminate while the group holds due tasks.
-      * [5] The monitor is a leaf lock, as MemberTracker's: handedOut() takes it while the wheel's
+     *     (DiscardPolicy, DiscardOldestPolicy and CallerRunsPolicy after shutdown, a logging
+     *     handler) would drop it silently, leaving 'draining' set and the group's accepted
+     *     tasks never run, while the executor, its queue empty, reports termination.
+     *     Continuations.offer() answers instead, and a drainer that is refused keeps its worker
+     *     busy, so the pool cannot terminate while the group holds due tasks.
+     * [5] The monitor is a leaf lock, as MemberTracker's: handedOut() takes it while the wheel's
      *     lock is held, and no holder of this monitor takes any other lock or runs task code.
      */
 
