@@ -23,11 +23,23 @@ final class CommandLine {
     }
 
     /** A bad command line; the message names the option. */
-    static final class UsageException extends Exception {
+    static class UsageException extends Exception {
         private static final long serialVersionUID = 1L;
 
         UsageException(String message) {
             super(message);
+        }
+    }
+
+    /** An option given last, without its value; it may also be an option that does not exist. */
+    static final class MissingValueException extends UsageException {
+        private static final long serialVersionUID = 1L;
+
+        final String name;
+
+        MissingValueException(String name) {
+            super(name + ": missing value");
+            this.name = name;
         }
     }
 
@@ -53,7 +65,7 @@ final class CommandLine {
             } else if (i + 1 < args.length) {
                 value = args[++i];
             } else {
-                throw new UsageException(name + ": missing value");
+                throw new MissingValueException(name);
             }
             setter.set(name, value);
         }
@@ -98,10 +110,19 @@ final class CommandLine {
             out.println(usage);
             return 0;
         } catch (UsageException e) {
-            err.println("error: " + e.getMessage());
+            // "--bogus" alone has no value to hand to the setter, which would call it unknown.
+            String message = e instanceof MissingValueException missing && !documents(usage, missing.name)
+                    ? unknown(missing.name).getMessage()
+                    : e.getMessage();
+            err.println("error: " + message);
             err.println("Run with --help for the options.");
             return USAGE_ERROR;
         }
+    }
+
+    /** Whether the usage text lists {@code option}, as the first word of one of its lines. */
+    static boolean documents(String usage, String option) {
+        return usage.lines().map(String::trim).anyMatch(line -> line.equals(option) || line.startsWith(option + " "));
     }
 
     static UsageException unknown(String name) {

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 enum Contender {
 
     /** Ours: {@code WheelScheduledExecutor}, the default 1 ms tick. */
-    WHEEL("wheel", "wheel") {
+    WHEEL("wheel", "wheel", "wheel = WheelScheduledExecutor (this project)") {
         @Override
         Subject<?> start(int workers) {
             RecordingThreadFactory threads = new RecordingThreadFactory(key);
@@ -30,7 +30,7 @@ enum Contender {
     },
 
     /** The JDK's, as {@code Executors.newScheduledThreadPool(workers)} makes it. */
-    STPE("stpe", "STPE") {
+    STPE("stpe", "STPE", "STPE = ScheduledThreadPoolExecutor (JDK)") {
         @Override
         Subject<?> start(int workers) {
             RecordingThreadFactory threads = new RecordingThreadFactory(key);
@@ -39,7 +39,7 @@ enum Contender {
     },
 
     /** Netty's {@code HashedWheelTimer} with its default 100 ms tick (one thread). */
-    HWT_100MS("hwt-100ms", "HWT 100ms") {
+    HWT_100MS("hwt-100ms", "HWT 100ms", Contender.HWT_LEGEND) {
         @Override
         Subject<?> start(int workers) {
             return hashedWheelTimer(100);
@@ -47,7 +47,7 @@ enum Contender {
     },
 
     /** Netty's {@code HashedWheelTimer} with a 1 ms tick, as often configured for precision. */
-    HWT_1MS("hwt-1ms", "HWT 1ms") {
+    HWT_1MS("hwt-1ms", "HWT 1ms", Contender.HWT_LEGEND) {
         @Override
         Subject<?> start(int workers) {
             return hashedWheelTimer(1);
@@ -55,7 +55,7 @@ enum Contender {
     },
 
     /** Ours behind Netty's {@code Timer} interface: {@code WheelTimer}. Not run by default. */
-    WHEEL_TIMER("wheel-timer", "WheelTimer") {
+    WHEEL_TIMER("wheel-timer", "WheelTimer", "WheelTimer = ours as a Netty Timer") {
         @Override
         Subject<?> start(int workers) {
             RecordingThreadFactory threads = new RecordingThreadFactory(key);
@@ -65,13 +65,19 @@ enum Contender {
     };
 
     /** The name in {@code --schedulers}. */
+    /** The legend of both HashedWheelTimer columns. */
+    static final String HWT_LEGEND = "HWT = Netty's HashedWheelTimer with the tick shown";
+
     final String key;
     /** The column title in the report. */
     final String title;
+    /** What the title stands for, in the demo's intro; both HWT columns share one. */
+    final String legend;
 
-    Contender(String key, String title) {
+    Contender(String key, String title, String legend) {
         this.key = key;
         this.title = title;
+        this.legend = legend;
     }
 
     /** Makes a new scheduler of this kind with {@code workers} threads (if it has a choice). */

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  *
  * <p>For each scheduler, in turn, each step on a new instance of it: a warm-up run of a fifth of
  * the timers, not reported (so that the JIT has compiled the hot paths of this scheduler before
- * it is measured; "name*" in the progress line); a run flat out, for the throughput of
+ * it is measured; "name warm-up" in the progress lines); a run flat out, for the throughput of
  * schedule and cancel; a run paced at {@code --rate},
  * for everything else ({@link Workload}), then the CPU it uses while idle; the heap per pending
  * timer ({@link Measurements}). Lateness is measured at a pace the machine can keep, since on
@@ -58,7 +58,7 @@ public final class Demo {
         Workload workload = new Workload(options);
         String name = contender.title;
         try (Subject<?> subject = contender.start(options.workers)) {
-            workload.run(subject, Math.max(1, options.timers / 5), 0, progress, name + "*");
+            workload.run(subject, Math.max(1, options.timers / 5), 0, progress, name + " warm-up");
         }
         Workload.Result flatOut;
         try (Subject<?> subject = contender.start(options.workers)) {
@@ -82,9 +82,10 @@ public final class Demo {
         return new Column(name, flatOut.callsPerSecond(), paced, idleCpuNanos, options.idleNanos, bytes);
     }
 
-    private static void printIntro(DemoOptions options, PrintStream out) {
+    static void printIntro(DemoOptions options, PrintStream out) {
         Runtime runtime = Runtime.getRuntime();
-        out.printf("A million short timers: the network-timeout pattern on %s.%n",
+        out.printf("%s short timers: the network-timeout pattern on %s.%n",
+                options.timers == 1_000_000 ? "A million" : String.format("%,d", options.timers),
                 options.contenders.stream().map(c -> c.title).collect(Collectors.joining(", ")));
         out.printf("  %d producer threads arm %,d timers on each, once flat out and once at %s timers/s:%n",
                 options.producers, options.timers, options.rate == 0 ? "as many" : String.format("%,d", options.rate));
@@ -93,11 +94,15 @@ public final class Demo {
                 options.cancelPercent);
         out.println("  fire, as replies come in; of the rest, short ones fire and request timeouts are");
         out.println("  cancelled when the producers are done.");
-        out.println("  wheel = WheelScheduledExecutor (this project), STPE = ScheduledThreadPoolExecutor (JDK),");
-        out.println("  HWT = Netty's HashedWheelTimer with the tick shown, WheelTimer = ours as a Netty Timer;");
+        List<String> legends = options.contenders.stream().map(c -> c.legend).distinct().toList();
+        for (int i = 0; i < legends.size(); i += 2) {
+            out.println("  " + String.join(", ", legends.subList(i, Math.min(i + 2, legends.size())))
+                    + (i + 2 < legends.size() ? "," : ";"));
+        }
         out.println("  each as a user makes it, with default settings.");
-        out.printf("  Executors run %d worker thread%s; HWT has one. Machine: %d CPUs, Java %s, max heap %.1f GB.%n%n",
-                options.workers, options.workers == 1 ? "" : "s", runtime.availableProcessors(),
-                System.getProperty("java.version"), runtime.maxMemory() / 1e9);
+        boolean hashedWheelTimer = legends.contains(Contender.HWT_LEGEND);
+        out.printf("  Executors run %d worker thread%s%s. Machine: %d CPUs, Java %s, max heap %.1f GB.%n%n",
+                options.workers, options.workers == 1 ? "" : "s", hashedWheelTimer ? "; HWT has one" : "",
+                runtime.availableProcessors(), System.getProperty("java.version"), runtime.maxMemory() / 1e9);
     }
 }

@@ -70,8 +70,53 @@ class DemoTest {
         assertThat(Captured.run(Demo::run, "--cancel-percent", "101").text()).contains("--cancel-percent");
         assertThat(Captured.run(Demo::run, "--idle", "1").text()).contains("--idle", "unit");
         assertThat(Captured.run(Demo::run, "--frobnicate", "1").text()).contains("unknown option --frobnicate");
+        assertThat(Captured.run(Demo::run, "--bogus"))
+                .satisfies(run -> assertThat(run.exitCode()).isEqualTo(2))
+                .satisfies(run -> assertThat(run.text()).contains("unknown option --bogus")
+                        .doesNotContain("missing value"));
         assertThat(Captured.run(Demo::run, "--timers").text()).contains("--timers: missing value");
         assertThat(Captured.run(Demo::run, "--producers", "0").exitCode()).isEqualTo(2);
+    }
+
+    /**
+     * The intro describes the run that is made: the number of timers it arms, and only the
+     * schedulers that run (the default run has no WheelTimer column).
+     */
+    @Test
+    void intro_countsTheTimers_andExplainsOnlyTheSchedulersThatRun() throws Exception {
+        DemoOptions defaults = new DemoOptions();
+        String defaultIntro = Captured.run((args, out) -> {
+            Demo.printIntro(defaults, out);
+            return 0;
+        }).text();
+        assertThat(defaultIntro).startsWith("A million short timers")
+                .contains("wheel = WheelScheduledExecutor", "STPE = ScheduledThreadPoolExecutor",
+                        "HWT = Netty's HashedWheelTimer", "HWT has one")
+                .doesNotContain("WheelTimer =");
+
+        DemoOptions smaller = new DemoOptions();
+        smaller.set("--timers", "200000");
+        smaller.set("--schedulers", "wheel,wheel-timer");
+        String smallerIntro = Captured.run((args, out) -> {
+            Demo.printIntro(smaller, out);
+            return 0;
+        }).text();
+        assertThat(smallerIntro).startsWith("200,000 short timers").doesNotContain("million")
+                .contains("wheel = WheelScheduledExecutor", "WheelTimer = ours as a Netty Timer")
+                .doesNotContain("STPE", "HWT");
+    }
+
+    /** The warm-up run's progress says it is the warm-up, not the measured run. */
+    @Test
+    void warmUpProgress_isLabelledAsWarmUp() {
+        String[] tiny = {
+            "--timers", "2000", "--producers", "1", "--rate", "0", "--short-delay", "1-5ms",
+            "--long-delay", "1s-2s", "--schedulers", "wheel", "--footprint-timers", "2000", "--idle", "10ms",
+        };
+        Captured run = Captured.run((args, out) -> Demo.run(args, out, out, true), tiny);
+
+        assertThat(run.exitCode()).as(run.text()).isZero();
+        assertThat(run.text()).contains("wheel warm-up").doesNotContain("wheel*");
     }
 
     /**

@@ -1,8 +1,5 @@
 package io.github.timingwheel.executor;
 
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-
 /**
  * The run queue of a serial group: its due tasks, in the order the wheel handed them out, and
  * the flag that lets one thread at a time run them (the serial executor, or actor, pattern).
@@ -36,7 +33,14 @@ final class SerialRunQueue {
      * [4] Fairness. A drainer runs at most BATCH tasks, then passes the rest to a fresh task on
      *     the shared workers (still draining, so the order holds) and returns its thread to the
      *     pool: a group with many due tasks does not hold a worker for all of them. If the
-     *     executor refuses the continuation (it is shut down), the drainer goes on itself.
+     *     executor does not take the continuation (it is shut down, or full), the drainer goes
+     *     on itself. The continuation never goes through the executor's public execute(): after
+     *     shutdown that reaches the RejectedExecutionHandler, and a handler that returns
+     *     (DiscardPolicy, DiscardOldestPolicy and CallerRunsPolicy after shutdown, a logging
+     *     handler) would drop it silently, leaving 'draining' set and the group's accepted
+     *     tasks never run, while the executor, its queue empty, reports termination.
+     *     Continuations.offer() answers instead, and a drainer that is refused keeps its worker
+     *     busy, so the pool cannot terminate while the group holds due tasks.
      * [5] The monitor is a leaf lock, as MemberTracker's: handedOut() takes it while the wheel's
      *     lock is held, and no holder of this monitor takes any other lock or runs task code.
      */
@@ -46,7 +50,7 @@ final class SerialRunQueue {
 
     private final MemberTracker tracker;
     /** Where a drain continues after a batch ([4]). */
-    private final Executor continuations;
+    private final Continuations continuations;
 
     /** Oldest due task, or null. Guarded by this. */
     private GroupMember head;
@@ -55,7 +59,15 @@ final class SerialRunQueue {
     /** Whether a thread is running the queue ([2]). Guarded by this. */
     private boolean draining;
 
-    SerialRunQueue(MemberTracker tracker, Executor continuations) {
+    /** Queues the rest of a drain as a task of its own ([4]). */
+    @FunctionalInterface
+    interface Continuations {
+
+        /** @return true if {@code drain} was queued and will run; false if the caller must go on */
+        boolean offer(Runnable drain);
+    }
+
+    SerialRunQueue(MemberTracker tracker, Continuations continuations) {
         this.tracker = tracker;
         this.continuations = continuations;
     }
@@ -143,11 +155,6 @@ final class SerialRunQueue {
 
     /** Passes the rest of the drain to a fresh task ([4]); false if it must go on here. */
     private boolean handOn() {
-        try {
-            continuations.execute(this::drain);
-            return true;
-        } catch (RejectedExecutionException shutDown) {
-            return false;
-        }
+        return continuations.offer(this::drain);
     }
 }

@@ -72,7 +72,9 @@ import java.util.concurrent.TimeUnit;
  * {@link #close()} and {@link #shutdownNow()} cancel everything; {@link #shutdown()} is the
  * orderly form of {@link ScheduledExecutorService}: new work is rejected, periodic tasks are
  * cancelled (the default policy of {@code ScheduledThreadPoolExecutor}) and one-shot tasks still
- * run. None of them shuts the executor down. The group has terminated when it is shut down or
+ * run. None of them shuts the executor down. The executor's own {@code shutdown()} lets the
+ * group's accepted tasks run as its shutdown policies say, whatever its
+ * {@code RejectedExecutionHandler} does, and it does not terminate before they have run. The group has terminated when it is shut down or
  * closed, no task is tracked, and no run is in progress.
  *
  * <h2>Caveats</h2>
@@ -103,7 +105,7 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
 
     TaskGroup(WheelScheduledExecutor executor, boolean serial) {
         this.executor = executor;
-        this.serial = serial ? new SerialRunQueue(members, executor::execute) : null;
+        this.serial = serial ? new SerialRunQueue(members, executor::offerContinuation) : null;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -319,13 +321,15 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     }
 
     /**
-     * After each run: clears an interrupt that a {@code cancel(true)} of that run left, so that
-     * it does not reach the next task a serial drain runs on this thread, as the pool clears it
-     * between tasks; after the executor's shutdown the pool's interrupts are left alone.
+     * After each run: clears an interrupt the run left (its own, or a {@code cancel(true)}'s),
+     * so that it does not reach the next task a serial drain runs on this thread, as the pool
+     * clears it between tasks; only a stopping pool ({@code shutdownNow}) keeps it set, as
+     * {@code ThreadPoolExecutor.runWorker} does. Clear first, then read: shutdownNow sets the
+     * stopping flag before it interrupts the workers, so an interrupt this clears is restored.
      */
     void afterRun() {
-        if (!executor.isShutdown()) {
-            Thread.interrupted();
+        if (Thread.interrupted() && executor.isStopping()) {
+            Thread.currentThread().interrupt();
         }
     }
 

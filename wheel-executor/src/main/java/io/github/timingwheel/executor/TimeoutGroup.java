@@ -59,7 +59,8 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
     TimeoutGroup(WheelTimer timer, boolean serial) {
         this.timer = timer;
         this.serial = serial
-                ? new SerialRunQueue(members, work -> timer.engine().execute(() -> timer.runOnTaskThread(work, work)))
+                ? new SerialRunQueue(members,
+                        work -> timer.engine().offerContinuation(() -> timer.runOnTaskThread(work, work)))
                 : null;
         this.kick = serial ? this.serial::kick : null;
     }

@@ -31,9 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>schedule and cancel are O(1) whatever the number pending, and producers do not take a
  *       lock to do either (the JDK's queue is a heap under one lock: O(log n));
- *   <li>a cancelled task is unlinked at once (within a small batch), by default: the
- *       {@linkplain #setRemoveOnCancelPolicy remove-on-cancel policy} is {@code true} here,
- *       {@code false} in the JDK;
+ *   <li>with the {@linkplain #setRemoveOnCancelPolicy remove-on-cancel policy} on, a
+ *       cancelled task is unlinked at once (within a small batch) at O(1). The constructors
+ *       leave it off, as the JDK's do; the {@linkplain #builder() builder} turns it on by
+ *       default;
  *   <li>a one-shot task is one 64-byte object: no {@code FutureTask} or adapter behind it.
  * </ul>
  *
@@ -112,11 +113,15 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * Creates an executor with {@code corePoolSize} workers, the default thread factory and the
      * abort policy, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
+     * The four constructors have the JDK's defaults, policies included: a cancelled task stays
+     * in the wheel until its deadline unless {@link #setRemoveOnCancelPolicy
+     * setRemoveOnCancelPolicy(true)} is called; the {@linkplain #builder() builder} turns that
+     * on by default.
      *
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public WheelScheduledExecutor(int corePoolSize) {
-        this(builder().workers(corePoolSize));
+        this(jdkDefaults(corePoolSize));
     }
 
     /**
@@ -126,7 +131,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * @throws NullPointerException if {@code threadFactory} is null
      */
     public WheelScheduledExecutor(int corePoolSize, ThreadFactory threadFactory) {
-        this(builder().workers(corePoolSize).threadFactory(threadFactory));
+        this(jdkDefaults(corePoolSize).threadFactory(threadFactory));
     }
 
     /**
@@ -136,7 +141,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * @throws NullPointerException if {@code handler} is null
      */
     public WheelScheduledExecutor(int corePoolSize, RejectedExecutionHandler handler) {
-        this(builder().workers(corePoolSize).rejectedExecutionHandler(handler));
+        this(jdkDefaults(corePoolSize).rejectedExecutionHandler(handler));
     }
 
     /**
@@ -148,8 +153,16 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      */
     public WheelScheduledExecutor(int corePoolSize, ThreadFactory threadFactory,
             RejectedExecutionHandler handler) {
-        this(builder().workers(corePoolSize).threadFactory(threadFactory)
-                .rejectedExecutionHandler(handler));
+        this(jdkDefaults(corePoolSize).threadFactory(threadFactory).rejectedExecutionHandler(handler));
+    }
+
+    /**
+     * What the four constructors start from: the builder's defaults, with the JDK's where they
+     * differ, so that a constructor gives what {@code ScheduledThreadPoolExecutor}'s gives
+     * (the remove-on-cancel policy is off).
+     */
+    private static Builder jdkDefaults(int corePoolSize) {
+        return builder().workers(corePoolSize).removeOnCancel(false);
     }
 
     /** Creates an executor from a builder; subclasses may use it too. */
@@ -344,6 +357,33 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         queue.enqueue(task);
         // As in delayedExecute; a task that shutdownNow already took is in its list: accepted.
         return !((isShutdown() || !ensureWorker()) && remove(task));
+    }
+
+    /**
+     * Queues the rest of a serial group's drain as a zero-delay task (SerialRunQueue, note
+     * [4]). Unlike {@link #execute}, it never reaches the rejection handler, which may drop a
+     * task without a word: it answers instead, and the caller goes on with the drain itself.
+     *
+     * @return false, with nothing queued, if the executor is shut down or full
+     */
+    boolean offerContinuation(Runnable drain) {
+        if (isShutdown()) {
+            return false;
+        }
+        ScheduledTask<Void> task = new ScheduledTask<>(this, drain, deadlineAfter(0L));
+        try {
+            reservePending(task);
+        } catch (RejectedExecutionException full) {
+            return false;
+        }
+        counters.scheduled(); // as delayedExecute
+        queue.enqueue(task);
+        // As in delayedExecute; a continuation that shutdownNow already took is in its list.
+        if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
+            task.cancel(false);
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -563,6 +603,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         return super.shutdownNow();
     }
 
+    /** Whether {@link #shutdownNow()} was called: the JDK's (package-private) STOP state. */
+    boolean isStopping() {
+        return stopped;
+    }
+
     /** What ScheduledThreadPoolExecutor does in its (package-private) onShutdown hook. */
     private void cancelTasksNotAllowedAfterShutdown() {
         boolean keepDelayed = executeExistingDelayedTasksAfterShutdown;
@@ -636,8 +681,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
-     * Whether a cancelled task is unlinked from the wheel at once (true, the default here) or
-     * stays until its deadline and is then discarded (false, the JDK's default).
+     * Whether a cancelled task is unlinked from the wheel at once (true) or stays until its
+     * deadline, or a {@link #purge()}, and is then discarded (false). The default is the
+     * JDK's, false, for an executor made by a constructor, and true for one made by the
+     * {@linkplain #builder() builder} unless {@link Builder#removeOnCancel} says otherwise.
      */
     public void setRemoveOnCancelPolicy(boolean value) {
         removeOnCancel = value;
@@ -658,8 +705,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * Settings beyond the constructors'. Every setter checks its argument at once; everything
      * has a default: one worker per available processor, the default {@link WheelShape}
-     * (1 ms tick), {@link System#nanoTime()}, non-daemon threads named
-     * {@code timingwheel-N-worker-M}, the abort policy, bodies run on the workers.
+     * (1 ms tick), {@link System#nanoTime()}, non-daemon threads of normal priority named
+     * {@code timingwheel-N-worker-M}, the abort policy, bodies run on the workers, cancelled
+     * tasks released at once (unlike the constructors, which keep the JDK's default).
      */
     public static final class Builder {
         private static final AtomicInteger POOLS =
@@ -765,7 +813,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return this;
         }
 
-        /** See {@link WheelScheduledExecutor#setRemoveOnCancelPolicy} (default true). */
+        /**
+         * See {@link WheelScheduledExecutor#setRemoveOnCancelPolicy} (default true here; the
+         * constructors, as the JDK's, default to false).
+         */
         public Builder removeOnCancel(boolean removeOnCancel) {
             this.removeOnCancel = removeOnCancel;
             return this;
@@ -867,6 +918,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return runnable -> {
                 Thread thread = new Thread(runnable, prefix + threads.incrementAndGet());
                 thread.setDaemon(makeDaemons);
+                // As Executors.defaultThreadFactory: not the priority of whoever starts it.
+                thread.setPriority(Thread.NORM_PRIORITY);
                 return thread;
             };
         }

@@ -17,6 +17,20 @@ import java.lang.invoke.VarHandle;
  */
 class WheelTimeout extends WheelTask implements Timeout {
 
+    /*
+     * Implementation notes
+     *
+     * [1] Netty 4.1 and 4.2. TimerTask.cancelled(Timeout) exists only in 4.2 (a default
+     *     method). This class is compiled against 4.2; on 4.1 the call would fail to link with
+     *     a NoSuchMethodError on every cancel (the JVM does not remember a failed resolution
+     *     of an interface method as a success, so each cancel pays for the error and its log
+     *     line). Whether the method exists is found once, when the class initialises, and the
+     *     call site is never reached on 4.1, so it never links there.
+     */
+
+    /** Whether the Netty on the class path has TimerTask.cancelled(Timeout) ([1]). */
+    static final boolean TASK_HAS_CANCELLED = hasCancelledCallback();
+
     private static final int INIT = 0;
     private static final int CANCELLED = 1;
     private static final int EXPIRED = 2;
@@ -66,7 +80,8 @@ class WheelTimeout extends WheelTask implements Timeout {
 
     /**
      * Cancels the timeout if it is still pending: it is unlinked from the wheel (at once, or
-     * within a small batch), and {@link TimerTask#cancelled(Timeout)} is called on this thread.
+     * within a small batch), and {@link TimerTask#cancelled(Timeout)} is called on this thread
+     * (with Netty 4.2; 4.1 has no such method, and nothing is called).
      *
      * @return true only for the call that cancelled a pending timeout
      */
@@ -77,6 +92,9 @@ class WheelTimeout extends WheelTask implements Timeout {
         }
         finished();
         timer.released(this);
+        if (!TASK_HAS_CANCELLED) {
+            return true; // Netty 4.1 ([1])
+        }
         try {
             task.cancelled(this);
         } catch (Throwable failure) {
@@ -161,6 +179,16 @@ class WheelTimeout extends WheelTask implements Timeout {
             default -> "deadline in " + timer.nanosUntil(deadline()) + " ns";
         };
         return "WheelTimeout(" + status + ", task: " + task + ")";
+    }
+
+    /** Netty 4.2 has TimerTask.cancelled(Timeout), as a default method; 4.1 has none ([1]). */
+    private static boolean hasCancelledCallback() {
+        try {
+            TimerTask.class.getMethod("cancelled", Timeout.class);
+            return true;
+        } catch (NoSuchMethodException netty41) {
+            return false;
+        }
     }
 
     private static final VarHandle STATE;

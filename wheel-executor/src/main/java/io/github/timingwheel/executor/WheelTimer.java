@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@link RejectedExecutionException}. Any delay, up to {@link Long#MAX_VALUE} in any unit,
  *       without overflow; a negative delay means now.
  *   <li>{@link Timeout#cancel()} returns true once, only for a pending timeout, and calls
- *       {@link TimerTask#cancelled(Timeout)} on the cancelling thread.
+ *       {@link TimerTask#cancelled(Timeout)} on the cancelling thread (Netty 4.2; with Netty
+ *       4.1, which has no such method, nothing is called).
  *   <li>A task that throws is logged, and the timer goes on.
  *   <li>{@link #stop()} releases the threads and returns the timeouts that never ran, each
  *       already cancelled; called from a timer task it throws {@link IllegalStateException}.

@@ -78,7 +78,10 @@ class JdkScheduledThreadPoolExecutorContractTest extends ScheduledExecutorContra
         ((ScheduledThreadPoolExecutor) executor).setExecuteExistingDelayedTasksAfterShutdownPolicy(value);
     }
 
-    /** The one documented difference, from the reference's side: the JDK keeps cancelled tasks. */
+    /**
+     * The JDK keeps cancelled tasks by default; so do our constructors, and our builder does
+     * not (ConstructorDefaultsTest).
+     */
     @Test
     void removeOnCancel_isOffByDefault() {
         ScheduledThreadPoolExecutor executor = (ScheduledThreadPoolExecutor) executor(1);

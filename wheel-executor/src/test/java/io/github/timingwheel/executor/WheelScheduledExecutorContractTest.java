@@ -84,20 +84,6 @@ class WheelScheduledExecutorContractTest extends ScheduledExecutorContractTest {
         ((WheelScheduledExecutor) executor).setExecuteExistingDelayedTasksAfterShutdownPolicy(value);
     }
 
-    /** Unlike the JDK's, ours releases a cancelled task at once without being asked to. */
-    @Test
-    void removeOnCancel_isOnByDefault() {
-        WheelScheduledExecutor executor = (WheelScheduledExecutor) executor(1);
-        ScheduledFuture<?> cancelled = executor.schedule(NOOP, 1L, MINUTES);
-        ScheduledFuture<?> kept = executor.schedule(NOOP, 2L, MINUTES);
-        assertThat(executor.getQueue()).hasSize(2);
-
-        cancelled.cancel(false);
-
-        assertThat(executor.getRemoveOnCancelPolicy()).isTrue();
-        assertThat(executor.getQueue()).containsExactly((Runnable) kept);
-    }
-
     /**
      * A wheel of two levels of four 1 ms slots spans 16 ms: most delays here go through the
      * overflow list and cascade twice, where index arithmetic that fits only the default shape

@@ -13,6 +13,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -312,6 +313,7 @@ class WheelTimerContractTest extends TimerContractTest {
     /** Ours calls cancelled() for each timeout stop() cancels, on the stopping thread. */
     @Test
     void stop_callsCancelledForTheTimeoutsItCancels_onTheStoppingThread() throws Exception {
+        assumeTrue(NETTY_HAS_CANCELLED, "TimerTask.cancelled exists (Netty 4.2)");
         Timer timer = timer();
         AtomicReference<Thread> cancelledOn = new AtomicReference<>();
         Probe task = new Probe() {
@@ -332,6 +334,7 @@ class WheelTimerContractTest extends TimerContractTest {
     /** Ours calls cancelled() on the cancelling thread, before cancel() returns. */
     @Test
     void cancel_callsCancelledOnTheCancellingThread() {
+        assumeTrue(NETTY_HAS_CANCELLED, "TimerTask.cancelled exists (Netty 4.2)");
         Timer timer = timer();
         AtomicReference<Thread> cancelledOn = new AtomicReference<>();
         Probe task = new Probe() {
