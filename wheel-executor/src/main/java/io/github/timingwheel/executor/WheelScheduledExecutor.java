@@ -44,7 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@linkplain Builder#timeSource time source} ({@link System#nanoTime()} by default).
  *   <li>Order: among tasks that are due, the earlier deadline starts first, and tasks with the
  *       same deadline start in submission order (for submissions from one thread, or ordered by
- *       happens-before). With several workers, "start" means "is taken by a worker".
+ *       happens-before). With several workers, "start" means "is taken by a worker". Due
+ *       tasks leave the wheel in batches of up to 64, so a task that becomes due while a batch
+ *       is out (a fixed-rate run that is already late) starts after that batch.
  *   <li>Fixed-rate runs are due at {@code initialDelay + n * period} (after missed runs, as
  *       the task's {@link MissedRunPolicy} says; by default they all run, late, as in the JDK);
  *       fixed-delay runs {@code delay} after the previous run ended. Runs of one task never
@@ -61,13 +63,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code getQueue().drainTo} moves only tasks that are due (as the JDK's does).
  *   <li>With a {@linkplain Builder#taskExecutor task executor}, bodies run there: the
  *       {@code beforeExecute}/{@code afterExecute} hooks then bracket the hand-over, not the body.
+ *   <li>A due task handed out in a batch that no worker has taken yet still shows in the queue's
+ *       views and is returned by {@link #shutdownNow()}, but {@link #remove} cannot take it back:
+ *       a worker is about to run it (it runs the executor's state check first, as every task
+ *       does).
+ *   <li>Producers queue through a lock-free inbox of at most 65,536 tasks; past that they insert
+ *       into the wheel themselves under its lock, so a flood of submissions slows its producers
+ *       instead of growing memory without bound. The wheel holds every accepted task: bound it
+ *       with {@link Builder#maxPendingTasks}.
  * </ul>
  *
  * <h2>Metrics and events</h2>
  * {@link #metrics()} returns totals (scheduled, ran, failed, cancelled, rejected), the tasks
  * pending and running, and a histogram of how late runs started, without taking a lock; they
- * are always on (a plain add or two per task, each thread in a counter cell of its own). JDK Flight Recorder events for runs that
- * start late, runs that take long and refused tasks are off unless the builder sets them
+ * are always on (a plain add or two per task, each thread in a counter cell of its own). JDK
+ * Flight Recorder events for runs that start late, runs that take long and refused tasks are
+ * off unless the builder sets them
  * ({@link Builder#lateTaskEventThreshold}, {@link Builder#longTaskEventThreshold},
  * {@link Builder#rejectionEvents}); then a recording captures them as
  * {@code io.github.timingwheel.TaskLate}, {@code io.github.timingwheel.TaskRanLong} and
