@@ -48,7 +48,9 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     The producer sets it before the push; the drain clears it by CAS (a full fence) before
      *     it reads the state; a cancel reads it after its own CAS on the state. So either the
      *     cancel sees the mark and need not push the task again, or it sees the mark cleared
-     *     and pushes it. A run's claim (CAS from null) cannot succeed while the mark is set.
+     *     and pushes it. A run's claim (CAS from null) cannot succeed while the mark is set:
+     *     a caller that runs the future itself in the instant between its submission and the
+     *     drain finds nothing to run, and the task runs at its deadline instead.
      */
 
     /** The value of 'runner' while the task waits in the inbox ([5]); never started. */
