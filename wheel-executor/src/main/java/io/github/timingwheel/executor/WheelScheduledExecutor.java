@@ -171,11 +171,15 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     private WheelScheduledExecutor(Builder builder, String name) {
+        this(builder, name, new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission));
+    }
+
+    /** Takes the queue as an argument, so that no call on this object reads it back while constructing. */
+    private WheelScheduledExecutor(Builder builder, String name, WheelWorkQueue queue) {
         super(builder.workers, Integer.MAX_VALUE, DEFAULT_KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS,
-                new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission),
-                builder.threadFactory(name), builder.handler);
+                queue, builder.threadFactory(name), builder.handler);
         this.name = name;
-        this.queue = (WheelWorkQueue) super.getQueue();
+        this.queue = queue;
         this.taskExecutor = builder.taskExecutor;
         this.removeOnCancel = builder.removeOnCancel;
         this.maxPendingTasks = builder.maxPendingTasks;
