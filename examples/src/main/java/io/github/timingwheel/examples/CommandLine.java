@@ -72,12 +72,6 @@ final class CommandLine {
         return true;
     }
 
-    /**
-     * Parses {@code args} and prints the usage or the error, the way each example's
-     * {@code run} starts.
-     *
-     * @return -1 to go on, or the exit code to return: 0 after {@code --help}, 2 after an error
-     */
     /** The body of an example, run once its options are parsed. */
     interface Play {
         void play(PrintStream out) throws InterruptedException;
@@ -102,6 +96,12 @@ final class CommandLine {
         }
     }
 
+    /**
+     * Parses {@code args} and prints the usage or the error, the way each example's
+     * {@code run} starts.
+     *
+     * @return -1 to go on, or the exit code to return: 0 after {@code --help}, 2 after an error
+     */
     static int parseOrExit(String[] args, Setter setter, String usage, PrintStream out, PrintStream err) {
         try {
             if (parse(args, setter)) {

@@ -64,10 +64,10 @@ enum Contender {
         }
     };
 
-    /** The name in {@code --schedulers}. */
     /** The legend of both HashedWheelTimer columns. */
     static final String HWT_LEGEND = "HWT = Netty's HashedWheelTimer with the tick shown";
 
+    /** The name in {@code --schedulers}. */
     final String key;
     /** The column title in the report. */
     final String title;

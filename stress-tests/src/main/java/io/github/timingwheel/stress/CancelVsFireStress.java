@@ -63,8 +63,12 @@ public final class CancelVsFireStress {
 
     static final WheelScheduledExecutor EXECUTOR = StressExecutors.oneWorker("cancel-vs-fire");
 
-    /** The body: counts its runs and records what it saw when it began. */
-    abstract static class Body implements Runnable {
+    /**
+     * The body: counts its runs and records what it saw when it began. The worker tests' states
+     * are bodies; {@link CancelInterruptingVsRun}, which schedules in its constructor, holds one
+     * instead, so that it does not publish itself before it is constructed.
+     */
+    static class Body implements Runnable {
         /** Written by the one thread that runs the body (a second run would show in the count). */
         volatile int runs;
         volatile int beganAfterCancel;
@@ -167,9 +171,10 @@ public final class CancelVsFireStress {
                     + "a body that ran twice or never although cancel returned false, or an "
                     + "interrupt that outlived run() or came without a successful cancel.")
     @State
-    public static class CancelInterruptingVsRun extends Body {
+    public static class CancelInterruptingVsRun {
+        final Body body = new Body();
         final RunnableScheduledFuture<?> task =
-                (RunnableScheduledFuture<?>) EXECUTOR.schedule(this, 1L, TimeUnit.HOURS);
+                (RunnableScheduledFuture<?>) EXECUTOR.schedule(body, 1L, TimeUnit.HOURS);
         volatile int interruptLeft;
 
         @Actor
@@ -182,17 +187,17 @@ public final class CancelVsFireStress {
 
         @Actor
         public void cancel(IIII_Result r) {
-            r.r1 = cancel(task, true) ? 1 : 0;
+            r.r1 = body.cancel(task, true) ? 1 : 0;
         }
 
         @Arbiter
         public void afterBoth(IIII_Result r) {
             EXECUTOR.remove(task); // a task that run() completed stays queued until removed
-            r.r2 = runs;
-            r.r3 = beganAfterCancel;
+            r.r2 = body.runs;
+            r.r3 = body.beganAfterCancel;
             // An interrupt left after run() is cancel(true)'s, for a run it found claimed; without
             // a successful cancel it would be a stray interrupt (+2, forbidden).
-            r.r4 = interruptedAtStart + (cancelReturnedTrue ? 0 : 2 * interruptLeft);
+            r.r4 = body.interruptedAtStart + (body.cancelReturnedTrue ? 0 : 2 * interruptLeft);
         }
     }
 }

@@ -45,17 +45,22 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
         desc = "The cancel failed, the body ran, the executor did not terminate (-1), or the "
                 + "queue still holds something after termination.")
 @State
-public class CancelVsShutdownNowStress implements Runnable {
+public class CancelVsShutdownNowStress {
+
+    /** The task's body, a separate object so that the state is not published while constructed. */
+    static final class Body implements Runnable {
+        volatile int runs;
+
+        @Override
+        public void run() {
+            runs++;
+        }
+    }
 
     final WheelScheduledExecutor executor = StressExecutors.smallOneWorker();
-    final ScheduledFuture<?> future = executor.schedule(this, 1L, TimeUnit.HOURS);
-    volatile int runs;
+    final Body body = new Body();
+    final ScheduledFuture<?> future = executor.schedule(body, 1L, TimeUnit.HOURS);
     volatile List<Runnable> returned;
-
-    @Override
-    public void run() {
-        runs++;
-    }
 
     @Actor
     public void cancel(IIII_Result r) {
@@ -77,7 +82,7 @@ public class CancelVsShutdownNowStress implements Runnable {
             terminated = false;
         }
         r.r2 = containsIdentical(returned, future) ? 1 : 0;
-        r.r3 = terminated ? runs : StressExecutors.LOST;
+        r.r3 = terminated ? body.runs : StressExecutors.LOST;
         r.r4 = executor.getQueue().isEmpty() ? 1 : 0;
     }
 

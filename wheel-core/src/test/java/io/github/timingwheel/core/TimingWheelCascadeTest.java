@@ -187,7 +187,6 @@ class TimingWheelCascadeTest {
     // ---------------------------------------------------------------------------------------
     // Helpers.
 
-    /** Schedules {@code count} nodes due uniformly in [opens, opens + window), without checks. */
     /**
      * A driver that wakes long after a burst ([9] of the notes): 20,000 nodes due within 100 ms
      * are polled out at a time after the window. The heap never holds more than one tick's
@@ -217,6 +216,7 @@ class TimingWheelCascadeTest {
         WheelInvariants.check(h.wheel);
     }
 
+    /** Schedules {@code count} nodes due uniformly in [opens, opens + window), without checks. */
     private static List<TestNode> scheduleBurst(Harness h, int count, long opens, long window) {
         SplittableRandom random = h.random();
         List<TestNode> nodes = new ArrayList<>(count);

@@ -45,9 +45,7 @@ final class GroupedPeriodicTask extends PeriodicTask implements GroupMember {
 
     @Override
     public void runInGroup() {
-        if (!owner.canRunInCurrentRunState(this)) {
-            cancel(false);
-        } else {
+        if (mayRunElseCancel()) {
             super.runBody();
         }
         group.afterRun();

@@ -29,9 +29,7 @@ final class GroupedTask<V> extends ScheduledTask<V> implements GroupMember {
 
     @Override
     public void runInGroup() {
-        if (!owner.canRunInCurrentRunState(this)) {
-            cancel(false);
-        } else {
+        if (mayRunElseCancel()) {
             super.runBody();
         }
         group.afterRun();

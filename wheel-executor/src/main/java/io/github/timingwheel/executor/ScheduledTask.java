@@ -154,11 +154,26 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     /** Runs the task unless the executor's state forbids it (then it is cancelled). */
     @Override
     public void run() {
-        if (!owner.canRunInCurrentRunState(this)) {
-            cancel(false);
-        } else {
+        if (mayRunElseCancel()) {
             owner.runBody(this);
         }
+    }
+
+    /**
+     * The check before every run, as {@code ScheduledThreadPoolExecutor}'s task makes it: after
+     * a shutdown, the executor's policies may forbid this run (or {@code shutdownNow} stopped
+     * everything); then the task is cancelled instead. Task groups call it too, when their turn
+     * to run a task comes.
+     *
+     * @return true if the caller should run the task now; false if the executor's state forbids
+     *     the run, and the task is then cancelled (unless it had completed already)
+     */
+    final boolean mayRunElseCancel() {
+        if (owner.canRunInCurrentRunState(this)) {
+            return true;
+        }
+        cancel(false);
+        return false;
     }
 
     /** Runs the body once on the calling thread and records the outcome. */

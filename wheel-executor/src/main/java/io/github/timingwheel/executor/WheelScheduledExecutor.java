@@ -86,17 +86,66 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
 
+    /*
+     * Implementation notes
+     *
+     * [1] Shape. As ScheduledThreadPoolExecutor: a ThreadPoolExecutor whose work queue is the
+     *     wheel (WheelWorkQueue, whose take and poll run the leader/follower protocol). This
+     *     class makes the tasks and decides, around the queue, whether the run state lets a task
+     *     in and lets it run. The JDK's own hooks for that (onShutdown, isStopped,
+     *     ensurePrestart) are package-private, so [4] to [6] reach the same ends from outside.
+     * [2] Shutdown re-checks. A producer checks isShutdown() and then enqueues; a shutdown may
+     *     come in between, and its pass over the queue ([5]) may miss the task. So every path
+     *     that queues (delayedExecute, offerTask, offerContinuation, reExecutePeriodic) checks
+     *     again after the enqueue, as the JDK's delayedExecute and reExecutePeriodic do: if the
+     *     run state no longer allows the task (canRunInCurrentRunState), or no worker runs and
+     *     none can start (ensureWorker), the producer takes the task back with remove(task) and
+     *     cancels it. remove succeeds for at most one caller, and not once a worker or the drain
+     *     of shutdownNow has taken the task, so each task ends exactly one way: it runs, is
+     *     returned by shutdownNow, or is cancelled. What the queue handed out just before a
+     *     shutdown meets the same test when its run begins (ScheduledTask.mayRunElseCancel).
+     * [3] Pending accounting. Two counts. The metrics' pending figure is TaskCounters' scheduled
+     *     minus ended, each written by the thread that saw the event, with no shared write per
+     *     task. The bound (maxPendingTasks) needs an exact shared count, so 'pendingTasks' is
+     *     kept only when a bound is set: reservePending adds one before the task is published
+     *     and throws past the bound (not through the rejection handler: CallerRunsPolicy would
+     *     run a delayed task at once, early); taskFinished takes it away when the task
+     *     completes, fails or is cancelled, which ScheduledTask.finishCompletion reports exactly
+     *     once per task (a periodic task: when it is cancelled or fails, not after each run). A
+     *     task refused after shutdown is counted before the handler runs and uncounted only if
+     *     the handler throws: a discarding handler leaves the caller a live future, which ends,
+     *     and is uncounted, like any other.
+     * [4] WORKER_START. With a core size of 0, prestartCoreThread starts nothing, and the JDK's
+     *     ensurePrestart, which starts one worker anyway, is package-private. Given the marker,
+     *     ThreadPoolExecutor.execute queues it, finds no thread, and starts one; the queue's
+     *     offer accepts the marker and drops it, so no worker ever runs it. If the pool shut down
+     *     in between, execute hands the marker to the rejection handler instead: the abort policy
+     *     throws (caught in ensureWorker), the JDK's other policies drop it after shutdown.
+     * [5] TERMINATION_PROBE. shutdown() calls super.shutdown(), which checks for termination
+     *     while the tasks the policies forbid are still queued, and only then cancels and unlinks
+     *     them (cancelTasksNotAllowedAfterShutdown: the JDK's onShutdown, which the JDK runs
+     *     inside shutdown, before that check). So the check must run again. ThreadPoolExecutor's
+     *     remove runs it after any removal attempt, and the probe is never queued, so
+     *     remove(TERMINATION_PROBE) is that check alone. For the same reason release() unlinks a
+     *     cancelled task through remove once the executor is shut down.
+     * [6] 'stopped' stands for the JDK's package-private isStopped(). shutdownNow writes it
+     *     (volatile) before super.shutdownNow moves the pool to STOP and interrupts the workers.
+     *     Once the pool is shut down, canRunInCurrentRunState reads it, so that no run begins
+     *     after shutdownNow whatever the policies say. A task group reads it after clearing its
+     *     worker's interrupt (TaskGroup.afterRun): the write comes before the interrupt, so an
+     *     interrupt from shutdownNow is always seen with 'stopped' true, and is kept.
+     */
+
     /** Keep-alive of threads above the core size, as in ScheduledThreadPoolExecutor. */
     private static final long DEFAULT_KEEPALIVE_MILLIS = 10L;
 
     /**
      * Passed to {@link ThreadPoolExecutor#execute} only to make it start a worker when the core
-     * size is 0 (it is the public path to the JDK's package-private {@code ensurePrestart});
-     * the queue accepts and drops it.
+     * size is 0 ([4]); the queue accepts and drops it.
      */
     static final Runnable WORKER_START = () -> { };
 
-    /** Probes a removal so that {@link ThreadPoolExecutor#remove} checks for termination. */
+    /** Never queued: removing it only makes {@link ThreadPoolExecutor#remove} check termination ([5]). */
     private static final Runnable TERMINATION_PROBE = () -> { };
 
     private final WheelWorkQueue queue;
@@ -106,11 +155,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     private volatile boolean continueExistingPeriodicTasksAfterShutdown;
     private volatile boolean executeExistingDelayedTasksAfterShutdown = true;
     private volatile boolean removeOnCancel = true;
-    /** Set by shutdownNow before the pool reaches STOP; the JDK's isStopped is not public. */
+    /** Set by shutdownNow before the pool reaches STOP; the JDK's isStopped is not public ([6]). */
     private volatile boolean stopped;
-    /** Bound on accepted tasks not yet finished, or 0 for none. */
+    /** Bound on accepted tasks not yet finished, or 0 for none ([3]). */
     private final long maxPendingTasks;
-    /** Accepted tasks not yet finished; counted only when bounded (a shared write per task). */
+    /** Accepted tasks not yet finished; counted only when bounded (a shared write per task; [3]). */
     private final AtomicLong pendingTasks = new AtomicLong();
     /** The name in metrics, and the default prefix of worker names. */
     private final String name;
@@ -129,6 +178,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * setRemoveOnCancelPolicy(true)} is called; the {@linkplain #builder() builder} turns that
      * on by default.
      *
+     * @param corePoolSize the number of worker threads
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public WheelScheduledExecutor(int corePoolSize) {
@@ -138,6 +188,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, ThreadFactory)}.
      *
+     * @param corePoolSize the number of worker threads
+     * @param threadFactory makes the worker threads
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      * @throws NullPointerException if {@code threadFactory} is null
      */
@@ -148,6 +200,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, RejectedExecutionHandler)}.
      *
+     * @param corePoolSize the number of worker threads
+     * @param handler what to do with a task submitted after shutdown
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      * @throws NullPointerException if {@code handler} is null
      */
@@ -159,6 +213,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, ThreadFactory,
      * RejectedExecutionHandler)}.
      *
+     * @param corePoolSize the number of worker threads
+     * @param threadFactory makes the worker threads
+     * @param handler what to do with a task submitted after shutdown
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      * @throws NullPointerException if {@code threadFactory} or {@code handler} is null
      */
@@ -176,17 +233,28 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         return builder().workers(corePoolSize).removeOnCancel(false);
     }
 
-    /** Creates an executor from a builder; subclasses may use it too. */
+    /**
+     * Creates an executor from a builder; subclasses may use it too.
+     *
+     * @param builder the settings; later changes to it do not reach this executor
+     */
     protected WheelScheduledExecutor(Builder builder) {
         this(builder, builder.nameOrDefault());
     }
 
     private WheelScheduledExecutor(Builder builder, String name) {
+        this(builder, name, new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission));
+    }
+
+    /**
+     * Takes the queue as an argument, so that the constructor does not read it back from the
+     * pool: a call on the object before it is constructed (javac's "this-escape" lint).
+     */
+    private WheelScheduledExecutor(Builder builder, String name, WheelWorkQueue queue) {
         super(builder.workers, Integer.MAX_VALUE, DEFAULT_KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS,
-                new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission),
-                builder.threadFactory(name), builder.handler);
+                queue, builder.threadFactory(name), builder.handler);
         this.name = name;
-        this.queue = (WheelWorkQueue) super.getQueue();
+        this.queue = queue;
         this.taskExecutor = builder.taskExecutor;
         this.removeOnCancel = builder.removeOnCancel;
         this.maxPendingTasks = builder.maxPendingTasks;
@@ -198,12 +266,20 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * The shortest way to one: {@code corePoolSize} workers and every other setting at its
      * default, as {@link Executors#newScheduledThreadPool(int)}.
+     *
+     * @param corePoolSize the number of worker threads
+     * @return a new executor with the JDK's defaults
+     * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public static WheelScheduledExecutor newScheduledThreadPool(int corePoolSize) {
         return new WheelScheduledExecutor(corePoolSize);
     }
 
-    /** Starts a builder for the settings beyond the constructors'. */
+    /**
+     * Starts a builder for the settings beyond the constructors'.
+     *
+     * @return a new builder, every setting at its default
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -232,6 +308,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * executor's {@linkplain Builder#missedRunPolicy missed-run policy} ({@link
      * MissedRunPolicy#CATCH_UP}, the JDK's behaviour, unless the builder set another).
      *
+     * @param command the task to run
+     * @param initialDelay the delay before the first run
+     * @param period the time from the start of one run to the deadline of the next
+     * @param unit the unit of {@code initialDelay} and {@code period}
+     * @return a future that is cancelled to stop the task, or completes with the exception a
+     *     run threw
+     * @throws RejectedExecutionException if the task cannot be accepted
+     * @throws NullPointerException if {@code command} or {@code unit} is null
      * @throws IllegalArgumentException if {@code period <= 0}
      */
     @Override
@@ -245,6 +329,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * deciding what the task does after missed runs (a long pause, or a run longer than the
      * period); see {@link MissedRunPolicy} for a timeline of each.
      *
+     * @param command the task to run
+     * @param initialDelay the delay before the first run
+     * @param period the time from the start of one run to the deadline of the next
+     * @param unit the unit of {@code initialDelay} and {@code period}
+     * @param policy what the task does after missed runs
+     * @return a future that is cancelled to stop the task, or completes with the exception a
+     *     run threw
+     * @throws RejectedExecutionException if the task cannot be accepted
      * @throws NullPointerException if {@code command}, {@code unit} or {@code policy} is null
      * @throws IllegalArgumentException if {@code period <= 0}
      */
@@ -262,6 +354,16 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * As {@link ScheduledThreadPoolExecutor#scheduleWithFixedDelay}.
+     *
+     * @param command the task to run
+     * @param initialDelay the delay before the first run
+     * @param delay the time from the end of one run to the deadline of the next
+     * @param unit the unit of {@code initialDelay} and {@code delay}
+     * @return a future that is cancelled to stop the task, or completes with the exception a
+     *     run threw
+     * @throws RejectedExecutionException if the task cannot be accepted
+     * @throws NullPointerException if {@code command} or {@code unit} is null
      * @throws IllegalArgumentException if {@code delay <= 0}
      */
     @Override
@@ -277,7 +379,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         return delayedExecute(task, decorateTask(command, task));
     }
 
-    /** Runs {@code command} now: a schedule with zero delay, as in the JDK. */
+    /**
+     * Runs {@code command} now: a schedule with zero delay, as in the JDK.
+     *
+     * @param command the task to run
+     * @throws RejectedExecutionException if the task cannot be accepted (as the rejection
+     *     handler decides)
+     * @throws NullPointerException if {@code command} is null
+     */
     @Override
     public void execute(Runnable command) {
         schedule(command, 0L, TimeUnit.NANOSECONDS);
@@ -302,6 +411,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * A new group of tasks on this executor's workers and wheel, which tracks its own pending
      * tasks and cancels them all in one {@link TaskGroup#close()}; see {@link TaskGroup}.
+     *
+     * @return a new, open group
      */
     public TaskGroup newGroup() {
         return new TaskGroup(this, false);
@@ -311,6 +422,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * A new serial group: as {@link #newGroup()}, and its tasks never run at the same time and
      * run in deadline-then-submission order, as a reactive scheduler's worker does; see
      * {@link TaskGroup}.
+     *
+     * @return a new, open serial group
      */
     public TaskGroup newSerialGroup() {
         return new TaskGroup(this, true);
@@ -321,13 +434,25 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * {@link ScheduledThreadPoolExecutor#decorateTask(Runnable, RunnableScheduledFuture)}. The
      * default returns {@code task}. A replacement's {@code run} and {@code cancel} should
      * delegate to {@code task}'s.
+     *
+     * @param <V> the result type of the task
+     * @param runnable the submitted runnable
+     * @param task the task made for it
+     * @return the task to queue and return to the caller; not null
      */
     protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable,
             RunnableScheduledFuture<V> task) {
         return task;
     }
 
-    /** As {@link #decorateTask(Runnable, RunnableScheduledFuture)}, for callables. */
+    /**
+     * As {@link #decorateTask(Runnable, RunnableScheduledFuture)}, for callables.
+     *
+     * @param <V> the result type of the task
+     * @param callable the submitted callable
+     * @param task the task made for it
+     * @return the task to queue and return to the caller; not null
+     */
     protected <V> RunnableScheduledFuture<V> decorateTask(Callable<V> callable,
             RunnableScheduledFuture<V> task) {
         return task;
@@ -347,8 +472,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         reservePending(task);
         counters.scheduled(); // before the task is published: see TaskCounters [2]
         queue.enqueue(task);
-        // Re-check: a shutdown may have come between the check above and the enqueue; then a
-        // task that no worker can take is cancelled rather than stranded.
+        // Re-check ([2]): a shutdown may have come between the check above and the enqueue; then
+        // a task that no worker can take is cancelled rather than stranded.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
             task.cancel(false);
         }
@@ -398,7 +523,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
-     * Counts an accepted task against the bound. Past it, throws rather than asking the
+     * Counts an accepted task against the bound ([3]). Past it, throws rather than asking the
      * rejection handler: CallerRunsPolicy would run a delayed task early.
      */
     private void reservePending(ScheduledTask<?> task) {
@@ -439,14 +564,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         }
     }
 
-    /** Called once by each task when it completes, fails or is cancelled. */
+    /** Called once by each task when it completes, fails or is cancelled ([3]). */
     void taskFinished() {
         if (maxPendingTasks > 0L) {
             pendingTasks.decrementAndGet();
         }
     }
 
-    /** Puts a periodic task back after a run, unless the executor's state forbids it. */
+    /** Puts a periodic task back after a run, unless the executor's state forbids it ([2]). */
     void reExecutePeriodic(ScheduledTask<?> task) {
         if (canRunInCurrentRunState(task)) {
             queue.enqueue(task);
@@ -459,7 +584,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
-     * Starts a worker for a queued task unless one runs, as the JDK's ensurePrestart does.
+     * Starts a worker for a queued task unless one runs, as the JDK's ensurePrestart does ([4]).
      *
      * @return false if no worker runs and none can start: the pool is shut down and terminating,
      *     or has no core threads (after shutdown, ThreadPoolExecutor starts a worker without a
@@ -535,6 +660,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         return counters;
     }
 
+    /**
+     * Whether the run state lets {@code task} run now: always before shutdown; never once
+     * stopped ([6]) or terminated; in between, as the two shutdown policies say.
+     */
     boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
         if (!isShutdown()) {
             return true;
@@ -547,7 +676,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
                 : (executeExistingDelayedTasksAfterShutdown || task.getDelay(TimeUnit.NANOSECONDS) <= 0);
     }
 
-    /** Unlinks a task that was cancelled: at once or within a batch, or now if shut down. */
+    /** Unlinks a task that was cancelled: at once or within a batch, or now if shut down ([5]). */
     void release(WheelTask task) {
         if (isShutdown()) {
             remove(task); // through ThreadPoolExecutor.remove, which then checks for termination
@@ -577,12 +706,19 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * What this executor's tasks did so far, read without a lock and without stopping it; see
      * {@link SchedulerMetrics} for what each figure counts.
+     *
+     * @return a snapshot of the counts, the pending and running tasks, and the lateness histogram
      */
     public SchedulerMetrics metrics() {
         return counters.snapshot(name, getCorePoolSize());
     }
 
-    /** The name given to the builder, or {@code timingwheel-N} (as in the default worker names). */
+    /**
+     * The name in metrics and events.
+     *
+     * @return the name given to the builder, or {@code timingwheel-N} (as in the default worker
+     *     names)
+     */
     public String name() {
         return name;
     }
@@ -607,6 +743,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * Stops at once, as {@link ScheduledThreadPoolExecutor#shutdownNow()}: running tasks are
      * interrupted, and every task that never started is returned (the futures returned by
      * {@code schedule}, or zero-delay futures for tasks given to {@code execute}).
+     *
+     * @return the tasks that never started, in no particular order
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -633,13 +771,13 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
                 }
             }
         }
-        remove(TERMINATION_PROBE);
+        remove(TERMINATION_PROBE); // [5]
     }
 
     /**
      * Shuts down and waits for termination, as Java 19's {@code ExecutorService.close()}: if
      * interrupted while waiting, it calls {@link #shutdownNow()} and keeps waiting, then
-     * restores the interrupt.
+     * restores the interrupt. Does nothing if the executor has terminated.
      */
     public void close() {
         boolean terminated = isTerminated();
@@ -663,12 +801,24 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         }
     }
 
-    /** The queue of pending tasks: a snapshot view of the wheel; see the class caveats. */
+    /**
+     * The queue of pending tasks.
+     *
+     * @return a view of the wheel whose iterator and {@code toArray} are snapshots in no
+     *     particular order; see the class caveats
+     */
     @Override
     public BlockingQueue<Runnable> getQueue() {
         return super.getQueue();
     }
 
+    /**
+     * As {@link ScheduledThreadPoolExecutor#setContinueExistingPeriodicTasksAfterShutdownPolicy}:
+     * whether periodic tasks go on after {@link #shutdown()} (default false). Setting it to false
+     * after shutdown cancels them at once.
+     *
+     * @param value true to keep periodic tasks running after shutdown
+     */
     public void setContinueExistingPeriodicTasksAfterShutdownPolicy(boolean value) {
         continueExistingPeriodicTasksAfterShutdown = value;
         if (!value && isShutdown()) {
@@ -676,10 +826,22 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         }
     }
 
+    /**
+     * See {@link #setContinueExistingPeriodicTasksAfterShutdownPolicy}.
+     *
+     * @return true if periodic tasks go on after shutdown
+     */
     public boolean getContinueExistingPeriodicTasksAfterShutdownPolicy() {
         return continueExistingPeriodicTasksAfterShutdown;
     }
 
+    /**
+     * As {@link ScheduledThreadPoolExecutor#setExecuteExistingDelayedTasksAfterShutdownPolicy}:
+     * whether one-shot tasks still run after {@link #shutdown()} when their delay ends (default
+     * true). Setting it to false after shutdown cancels those not yet due at once.
+     *
+     * @param value true to run delayed tasks after shutdown
+     */
     public void setExecuteExistingDelayedTasksAfterShutdownPolicy(boolean value) {
         executeExistingDelayedTasksAfterShutdown = value;
         if (!value && isShutdown()) {
@@ -687,6 +849,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         }
     }
 
+    /**
+     * See {@link #setExecuteExistingDelayedTasksAfterShutdownPolicy}.
+     *
+     * @return true if delayed tasks still run after shutdown
+     */
     public boolean getExecuteExistingDelayedTasksAfterShutdownPolicy() {
         return executeExistingDelayedTasksAfterShutdown;
     }
@@ -696,11 +863,18 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * deadline, or a {@link #purge()}, and is then discarded (false). The default is the
      * JDK's, false, for an executor made by a constructor, and true for one made by the
      * {@linkplain #builder() builder} unless {@link Builder#removeOnCancel} says otherwise.
+     *
+     * @param value true to unlink cancelled tasks at once
      */
     public void setRemoveOnCancelPolicy(boolean value) {
         removeOnCancel = value;
     }
 
+    /**
+     * See {@link #setRemoveOnCancelPolicy}.
+     *
+     * @return true if cancelled tasks are unlinked at once
+     */
     public boolean getRemoveOnCancelPolicy() {
         return removeOnCancel;
     }
@@ -708,6 +882,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     /**
      * What fixed-rate tasks scheduled with {@link #scheduleAtFixedRate(Runnable, long, long,
      * TimeUnit)} do after missed runs; set in the {@linkplain Builder#missedRunPolicy builder}.
+     *
+     * @return the executor's missed-run policy
      */
     public MissedRunPolicy getMissedRunPolicy() {
         return missedRunPolicy;
@@ -748,6 +924,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * A name for the executor, shown in its {@linkplain WheelScheduledExecutor#metrics()
          * metrics} and events; without a {@link #threadNamePrefix}, workers are named
          * {@code name-worker-M}. Default: {@code timingwheel-N}, N counting executors.
+         *
+         * @param name the executor's name
+         * @return this builder
+         * @throws NullPointerException if {@code name} is null
          */
         public Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -757,6 +937,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         /**
          * The number of worker threads, the core pool size (default: available processors).
          *
+         * @param workers the number of worker threads; with 0, one starts when a task is queued
+         *     and leaves when idle, as in the JDK
+         * @return this builder
          * @throws IllegalArgumentException if {@code workers < 0}
          */
         public Builder workers(int workers) {
@@ -767,7 +950,13 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return this;
         }
 
-        /** The geometry of the wheel, including its tick (default {@link WheelShape#defaults()}). */
+        /**
+         * The geometry of the wheel, including its tick (default {@link WheelShape#defaults()}).
+         *
+         * @param shape the wheel's levels, slots and tick
+         * @return this builder
+         * @throws NullPointerException if {@code shape} is null
+         */
         public Builder shape(WheelShape shape) {
             this.shape = Objects.requireNonNull(shape, "shape");
             return this;
@@ -777,6 +966,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * The tick of a wheel of the default geometry otherwise: a bucketing unit, not a sleep
          * unit, since tasks start at their exact deadline.
          *
+         * @param tick the width of a level-0 slot
+         * @param unit the unit of {@code tick}
+         * @return this builder
          * @throws IllegalArgumentException if {@code tick} is not positive
          */
         public Builder tick(long tick, TimeUnit unit) {
@@ -784,31 +976,60 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return this;
         }
 
-        /** Where time comes from (default {@link TimeSource#system()}). */
+        /**
+         * Where time comes from (default {@link TimeSource#system()}).
+         *
+         * @param timeSource the monotonic clock deadlines are measured on
+         * @return this builder
+         * @throws NullPointerException if {@code timeSource} is null
+         */
         public Builder timeSource(TimeSource timeSource) {
             this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
             return this;
         }
 
-        /** Makes the workers; replaces the name and daemon settings. */
+        /**
+         * Makes the workers; replaces the name and daemon settings.
+         *
+         * @param threadFactory makes the worker threads
+         * @return this builder
+         * @throws NullPointerException if {@code threadFactory} is null
+         */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
         }
 
-        /** Whether the default thread factory makes daemon threads (default false). */
+        /**
+         * Whether the default thread factory makes daemon threads (default false).
+         *
+         * @param daemon true for daemon workers
+         * @return this builder
+         */
         public Builder daemon(boolean daemon) {
             this.daemon = daemon;
             return this;
         }
 
-        /** The prefix of worker names from the default thread factory; a number follows it. */
+        /**
+         * The prefix of worker names from the default thread factory; a number follows it.
+         *
+         * @param threadNamePrefix the start of each worker's name
+         * @return this builder
+         * @throws NullPointerException if {@code threadNamePrefix} is null
+         */
         public Builder threadNamePrefix(String threadNamePrefix) {
             this.threadNamePrefix = Objects.requireNonNull(threadNamePrefix, "threadNamePrefix");
             return this;
         }
 
-        /** What to do with tasks submitted after shutdown (default: throw, the abort policy). */
+        /**
+         * What to do with tasks submitted after shutdown (default: throw, the abort policy).
+         *
+         * @param handler the rejection handler
+         * @return this builder
+         * @throws NullPointerException if {@code handler} is null
+         */
         public Builder rejectedExecutionHandler(RejectedExecutionHandler handler) {
             this.handler = Objects.requireNonNull(handler, "handler");
             return this;
@@ -818,6 +1039,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * Runs task bodies on {@code taskExecutor} instead of the worker (for example a
          * virtual-thread executor), so that a blocking task does not hold a worker. If it
          * rejects a body, that task completes exceptionally with the rejection.
+         *
+         * @param taskExecutor where task bodies run
+         * @return this builder
+         * @throws NullPointerException if {@code taskExecutor} is null
          */
         public Builder taskExecutor(Executor taskExecutor) {
             this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor");
@@ -827,6 +1052,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         /**
          * See {@link WheelScheduledExecutor#setRemoveOnCancelPolicy} (default true here; the
          * constructors, as the JDK's, default to false).
+         *
+         * @param removeOnCancel true to unlink cancelled tasks at once
+         * @return this builder
          */
         public Builder removeOnCancel(boolean removeOnCancel) {
             this.removeOnCancel = removeOnCancel;
@@ -835,8 +1063,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
         /**
          * Whether producers insert into the wheel under its lock (true) instead of through the
-         * lock-free inbox (false, the default). The locked mode is the baseline the benchmarks
-         * compare against; see the README.
+         * lock-free inbox (false, the default). The locked mode is kept as the baseline the
+         * inbox is judged against; the leader/follower tests run in both modes.
+         *
+         * @param lockedSubmission true to insert under the wheel's lock
+         * @return this builder
          */
         public Builder lockedSubmission(boolean lockedSubmission) {
             this.lockedSubmission = lockedSubmission;
@@ -848,6 +1079,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * it is cancelled or fails); past it, {@code schedule}, {@code execute} and
          * {@code submit} throw {@link RejectedExecutionException}, so that a flood of timers
          * fails cleanly before the heap does. 0 or negative: no bound (the default).
+         *
+         * @param maxPendingTasks the bound, or 0 for none
+         * @return this builder
          */
         public Builder maxPendingTasks(long maxPendingTasks) {
             this.maxPendingTasks = Math.max(0L, maxPendingTasks);
@@ -859,6 +1093,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * do after missed runs (default {@link MissedRunPolicy#CATCH_UP}, the JDK's behaviour);
          * a task may choose its own with
          * {@link WheelScheduledExecutor#scheduleAtFixedRate(Runnable, long, long, TimeUnit, MissedRunPolicy)}.
+         *
+         * @param missedRunPolicy the executor's default missed-run policy
+         * @return this builder
+         * @throws NullPointerException if {@code missedRunPolicy} is null
          */
         public Builder missedRunPolicy(MissedRunPolicy missedRunPolicy) {
             this.missedRunPolicy = Objects.requireNonNull(missedRunPolicy, "missedRunPolicy");
@@ -872,6 +1110,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * running for the events to be kept, for example
          * {@code jcmd <pid> JFR.start name=timers filename=timers.jfr}.
          *
+         * @param threshold the lateness from which a run is recorded
+         * @param unit the unit of {@code threshold}
+         * @return this builder
+         * @throws NullPointerException if {@code unit} is null
          * @throws IllegalArgumentException if {@code threshold} is negative
          */
         public Builder lateTaskEventThreshold(long threshold, TimeUnit unit) {
@@ -884,6 +1126,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * run that takes {@code threshold} or more, as measured on the time source (0: every
          * run). Off by default; when on, each run reads the clock once more.
          *
+         * @param threshold the run time from which a run is recorded
+         * @param unit the unit of {@code threshold}
+         * @return this builder
+         * @throws NullPointerException if {@code unit} is null
          * @throws IllegalArgumentException if {@code threshold} is negative
          */
         public Builder longTaskEventThreshold(long threshold, TimeUnit unit) {
@@ -896,6 +1142,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
          * the {@link #taskExecutor}) are recorded as JDK Flight Recorder events
          * {@code io.github.timingwheel.TaskRejected}, with the stack of the thread that submitted
          * them. Off by default.
+         *
+         * @param rejectionEvents true to record refused tasks
+         * @return this builder
          */
         public Builder rejectionEvents(boolean rejectionEvents) {
             this.rejectionEvents = rejectionEvents;
@@ -910,6 +1159,12 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
             return unit.toNanos(threshold);
         }
 
+        /**
+         * Makes the executor; its workers start as tasks come, as the JDK's do. The builder may
+         * be used again.
+         *
+         * @return a new executor with these settings
+         */
         public WheelScheduledExecutor build() {
             return new WheelScheduledExecutor(this);
         }
