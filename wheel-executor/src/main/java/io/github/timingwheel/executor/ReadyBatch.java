@@ -63,26 +63,19 @@ final class ReadyBatch {
     }
 
     /**
-     * Claims every task that is left and gives each to {@code sink}, in order, up to
-     * {@code maxTasks}.
-     *
-     * @return the number of tasks given
+     * Claims every task that is left, up to {@code maxTasks}, and gives each to {@code sink}, in
+     * order.
      */
-    int claimAll(int maxTasks, Consumer<? super WheelTask> sink) {
+    void claimAll(int maxTasks, Consumer<? super WheelTask> sink) {
         if (cursor >= size || maxTasks <= 0) {
-            return 0;
+            return;
         }
-        int from = (int) CURSOR.getAndAdd(this, Math.min(maxTasks, size));
-        int to = Math.min(size, from + Math.min(maxTasks, size));
+        int claim = Math.min(maxTasks, size);
+        int from = (int) CURSOR.getAndAdd(this, claim);
+        int to = Math.min(size, from + claim);
         for (int i = from; i < to; i++) {
             sink.accept(take(i));
         }
-        return Math.max(0, to - from);
-    }
-
-    /** Whether every task has been claimed. */
-    boolean isExhausted() {
-        return cursor >= size;
     }
 
     /** Tasks not yet claimed; a racy count that may already be stale when it returns. */
