@@ -53,11 +53,27 @@ public class TimerNode {
     }
 
     /**
-     * The node's place in scheduling order within its wheel, the tie-break among equal
-     * deadlines; assigned each time the node is scheduled.
+     * The node's place in scheduling order, the tie-break among equal deadlines; assigned each
+     * time the node is scheduled, by the wheel or by the caller of
+     * {@link TimingWheel#schedule(TimerNode, long, long)}.
      */
     public final long sequence() {
         return sequence;
+    }
+
+    /**
+     * Sets the sequence of a node that is not scheduled, so that it can be read before the node
+     * reaches its wheel (a driver that orders nodes across several wheels assigns it up front);
+     * {@link TimingWheel#schedule(TimerNode, long, long)} sets it again.
+     *
+     * @param sequence the tie-break among equal deadlines: smaller runs first
+     * @throws IllegalStateException if the node is scheduled
+     */
+    protected final void setSequence(long sequence) {
+        if (isScheduled()) {
+            throw new IllegalStateException("node is scheduled: " + this);
+        }
+        this.sequence = sequence;
     }
 
     /** Whether the node is pending in a wheel: scheduled, and neither polled nor cancelled. */

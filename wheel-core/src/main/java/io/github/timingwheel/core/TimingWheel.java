@@ -231,12 +231,30 @@ public final class TimingWheel<T extends TimerNode> {
      * @throws IllegalStateException if {@code node} is already scheduled
      */
     public void schedule(T node, long deadline) {
+        schedule(node, deadline, nextSequence++);
+    }
+
+    /**
+     * Schedules {@code node} to become due at {@code deadline}, with a sequence the caller
+     * assigned: for a driver that spreads nodes over several wheels and merges what they hand
+     * out, so that one counter orders equal deadlines across all of them. Sequences need not be
+     * dense or arrive in order; among equal deadlines the smaller comes out first. Do not mix
+     * with {@link #schedule(TimerNode, long)} in one wheel unless the caller's sequences never
+     * meet the wheel's own (they count from 0).
+     *
+     * @param node a node that is not scheduled
+     * @param deadline wheel time; negative values mean 0
+     * @param sequence the tie-break among equal deadlines
+     * @throws NullPointerException if {@code node} is null
+     * @throws IllegalStateException if {@code node} is already scheduled
+     */
+    public void schedule(T node, long deadline, long sequence) {
         Objects.requireNonNull(node, "node");
         if (node.isScheduled()) {
             throw new IllegalStateException("node is already scheduled: " + node);
         }
         node.deadline = Math.max(0L, deadline);
-        node.sequence = nextSequence++;
+        node.sequence = sequence;
         place(node, node.deadline / tickNanos);
         size++;
     }
@@ -270,17 +288,29 @@ public final class TimingWheel<T extends TimerNode> {
      * @return the node with the smallest (deadline, sequence) among those whose deadline is at
      *     or before {@code nanoTime}, or null if none is due
      */
-    @SuppressWarnings("unchecked") // only T instances are ever scheduled
     public T poll(long nanoTime) {
+        T head = peekDue(nanoTime);
+        if (head != null) {
+            due.poll();
+            size--;
+        }
+        return head;
+    }
+
+    /**
+     * Advances the wheel to {@code nanoTime} and returns the earliest due node without removing
+     * it: what {@link #poll(long)} would return. A driver that merges several wheels peeks each
+     * and polls the one whose head comes first.
+     *
+     * @return the node with the smallest (deadline, sequence) among those due at
+     *     {@code nanoTime}, or null if none is due
+     */
+    @SuppressWarnings("unchecked") // only T instances are ever scheduled
+    public T peekDue(long nanoTime) {
         long now = wheelTime(nanoTime);
         advanceTo(now / tickNanos);
         TimerNode head = due.peek();
-        if (head == null || head.deadline > now) {
-            return null;
-        }
-        due.poll();
-        size--;
-        return (T) head;
+        return head == null || head.deadline > now ? null : (T) head;
     }
 
     /**

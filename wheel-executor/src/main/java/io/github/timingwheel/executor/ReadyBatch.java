@@ -6,14 +6,15 @@ import java.util.function.Consumer;
 
 /**
  * Due tasks that left the wheel together, in order, for workers to claim one at a time without
- * the wheel's lock: the hand-off between the leader and the other workers of a
- * {@link WheelWorkQueue}. One batch is filled once, by the holder of the queue's lock, and then
- * only drained; the queue replaces an exhausted batch with a new one.
+ * any lock: the hand-off between the leader and the other workers of a {@link WheelWorkQueue}.
+ * One batch is filled once, by the worker holding the queue's worker lock, and then only
+ * drained; the queue replaces an exhausted batch with a new one.
  *
- * <p>Claims are a single {@code getAndAdd} on the batch's cursor, so any number of threads may
- * claim at once and each task is claimed by exactly one of them; a thread that claims past the
- * end gets nothing, and no slot is ever reused, so a slow claimer that read an old batch can
- * never see a task of a newer one.
+ * <p>A claim is a {@code getAndAdd} on the batch's cursor and then a {@code getAndSet} of the
+ * slot to null; {@link #remove} takes a task back by a CAS of its slot to null. So each task
+ * goes to exactly one of the claimers and removers; a claimer whose slot was emptied by a
+ * removal moves on to the next slot. No slot is ever refilled, so a slow claimer that read an
+ * old batch can never see a task of a newer one.
  */
 final class ReadyBatch {
 
@@ -21,15 +22,14 @@ final class ReadyBatch {
     static final ReadyBatch EMPTY = new ReadyBatch(new WheelTask[0], 0);
 
     /**
-     * Filled before the batch is published (a final field: safely published with it). The
-     * thread that claims a slot clears it, so that an exhausted batch, which stays the queue's
-     * batch until the next one, holds no task; a view that reads a slot racing with its claim
-     * sees the task or null, and skips null.
+     * Filled before the batch is published (a final field: safely published with it). A slot
+     * is emptied, once, by whoever takes its task: the claimer or a removal. An exhausted batch,
+     * which stays the queue's batch until the next one, therefore holds no task.
      */
     private final WheelTask[] tasks;
     private final int size;
     /**
-     * The index of the next task to hand out; only grows, by getAndAdd. It may pass {@code size}
+     * The index of the next slot to claim; only grows, by getAndAdd. It may pass {@code size}
      * (claims that found the batch exhausted), so readers clamp it.
      */
     private volatile int cursor;
@@ -49,22 +49,41 @@ final class ReadyBatch {
 
     /** The next task, or null if the batch is exhausted. Any thread. */
     WheelTask claim() {
-        if (cursor >= size) {
-            return null; // a plain check first: an exhausted batch costs no write
+        while (cursor < size) { // a plain check first: an exhausted batch costs no write
+            int index = (int) CURSOR.getAndAdd(this, 1);
+            if (index >= size) {
+                return null;
+            }
+            WheelTask task = take(index);
+            if (task != null) {
+                return task;
+            }
+            // removed before this claim: the next slot (at most size rounds in all)
         }
-        int index = (int) CURSOR.getAndAdd(this, 1);
-        return index < size ? take(index) : null;
+        return null;
     }
 
     private WheelTask take(int index) {
-        WheelTask task = tasks[index];
-        tasks[index] = null;
-        return task;
+        return (WheelTask) SLOT.getAndSet(tasks, index, (WheelTask) null);
     }
 
     /**
-     * Claims every task that is left, up to {@code maxTasks}, and gives each to {@code sink}, in
-     * order.
+     * Takes {@code task} back if no worker has claimed it yet. Any thread.
+     *
+     * @return true if this call removed it; false if it is not here or was claimed
+     */
+    boolean remove(WheelTask task) {
+        for (int i = Math.min(cursor, size); i < size; i++) {
+            if (SLOT.getAcquire(tasks, i) == task) {
+                return SLOT.compareAndSet(tasks, i, task, (WheelTask) null);
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Claims every task that is left, up to {@code maxTasks} slots, and gives each to
+     * {@code sink}, in order.
      */
     void claimAll(int maxTasks, Consumer<? super WheelTask> sink) {
         if (cursor >= size || maxTasks <= 0) {
@@ -74,19 +93,22 @@ final class ReadyBatch {
         int from = (int) CURSOR.getAndAdd(this, claim);
         int to = Math.min(size, from + claim);
         for (int i = from; i < to; i++) {
-            sink.accept(take(i));
+            WheelTask task = take(i);
+            if (task != null) {
+                sink.accept(task);
+            }
         }
     }
 
-    /** Tasks not yet claimed; a racy count that may already be stale when it returns. */
+    /** Slots not yet claimed (some may have been removed); a racy count, maybe already stale. */
     int remaining() {
         return Math.max(0, size - cursor);
     }
 
-    /** Gives every task not yet claimed to {@code action}, without claiming it; a snapshot. */
+    /** Gives every task not yet claimed or removed to {@code action}, without taking it; a snapshot. */
     void forEachRemaining(Consumer<? super WheelTask> action) {
         for (int i = cursor; i < size; i++) {
-            WheelTask task = tasks[i];
+            WheelTask task = (WheelTask) SLOT.getAcquire(tasks, i);
             if (task != null) {
                 action.accept(task);
             }
@@ -94,6 +116,7 @@ final class ReadyBatch {
     }
 
     private static final VarHandle CURSOR;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(WheelTask[].class);
 
     static {
         try {

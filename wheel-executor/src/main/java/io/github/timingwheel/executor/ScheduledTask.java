@@ -87,6 +87,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         this.owner = owner;
         this.payload = body;
         setDeadline(deadline);
+        assignShard(owner.queue().homeShard());
     }
 
     /** The runnable a worker runs and that the queue shows: the decorated task if any. */

@@ -243,7 +243,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     private WheelScheduledExecutor(Builder builder, String name) {
-        this(builder, name, new WheelWorkQueue(builder.shape, builder.timeSource, builder.lockedSubmission));
+        this(builder, name, new WheelWorkQueue(builder.shape, builder.timeSource, builder.shards));
     }
 
     /**
@@ -909,7 +909,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private RejectedExecutionHandler handler = new AbortPolicy();
         private Executor taskExecutor;
         private boolean removeOnCancel = true;
-        private boolean lockedSubmission;
+        private int shards = WheelWorkQueue.defaultShardCount();
         private long maxPendingTasks;
         private String name;
         private MissedRunPolicy missedRunPolicy = MissedRunPolicy.CATCH_UP;
@@ -1062,15 +1062,23 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         }
 
         /**
-         * Whether producers insert into the wheel under its lock (true) instead of through the
-         * lock-free inbox (false, the default). The locked mode is kept as the baseline the
-         * inbox is judged against; the leader/follower tests run in both modes.
+         * How many timing wheels the executor spreads its tasks over. Each wheel has its own lock;
+         * the thread that schedules or cancels a task links or unlinks it in its wheel itself,
+         * and a thread keeps to one wheel until it meets another there, so more wheels let more
+         * threads schedule and cancel at once without meeting. Due tasks come out of all wheels
+         * in one deadline-then-submission order. The default is twice the number of processors,
+         * rounded down to a power of two (at most 64); 1 puts every task in one wheel.
          *
-         * @param lockedSubmission true to insert under the wheel's lock
+         * @param shards a power of two from 1 to 64
          * @return this builder
+         * @throws IllegalArgumentException if {@code shards} is not a power of two from 1 to 64
          */
-        public Builder lockedSubmission(boolean lockedSubmission) {
-            this.lockedSubmission = lockedSubmission;
+        public Builder shards(int shards) {
+            if (shards <= 0 || shards > WheelShard.MAX_SHARDS || Integer.bitCount(shards) != 1) {
+                throw new IllegalArgumentException("shards must be a power of two from 1 to "
+                        + WheelShard.MAX_SHARDS + ": " + shards);
+            }
+            this.shards = shards;
             return this;
         }
 

@@ -18,6 +18,23 @@ abstract class WheelTask extends TimerNode implements Runnable {
     /** The runnable that workers run and that queue views show (a decorated task, or this). */
     abstract Runnable outer();
 
+    /**
+     * Puts a task that is being made into a shard of its queue for its whole life: the low bits
+     * of its sequence ({@link WheelShard} note [5]). Call from the constructor, before the task
+     * is visible to any other thread.
+     */
+    final void assignShard(int shardIndex) {
+        setSequence(shardIndex);
+    }
+
+    /**
+     * Gives a task that is being queued its queue-wide sequence, whose low bits keep its shard
+     * ({@link WheelShard} note [5]). Call by the producer, before the task reaches the wheel.
+     */
+    final void assignSequence(long sequence) {
+        setSequence(sequence);
+    }
+
     /** Whether the task was made for {@code queue}; a task never moves between queues. */
     abstract boolean belongsTo(WheelWorkQueue queue);
 

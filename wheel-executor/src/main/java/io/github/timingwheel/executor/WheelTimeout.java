@@ -51,6 +51,7 @@ class WheelTimeout extends WheelTask implements Timeout {
         this.timer = timer;
         this.task = task;
         setDeadline(deadline);
+        assignShard(timer.engine().queue().homeShard());
     }
 
     @Override

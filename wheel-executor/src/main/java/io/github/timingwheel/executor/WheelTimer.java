@@ -316,6 +316,21 @@ public final class WheelTimer implements Timer {
             return this;
         }
 
+        /**
+         * How many timing wheels the timer spreads its timeouts over, each with its own lock, so
+         * that threads that arm and cancel timeouts at once rarely meet (default: twice the
+         * number of processors, rounded down to a power of two).
+         *
+         * @param shards a power of two from 1 to 64
+         * @return this builder
+         * @throws IllegalArgumentException if {@code shards} is not a power of two from 1 to 64
+         * @see WheelScheduledExecutor.Builder#shards
+         */
+        public Builder shards(int shards) {
+            engine.shards(shards);
+            return this;
+        }
+
         /** @see WheelScheduledExecutor.Builder#tick */
         public Builder tick(long tick, TimeUnit unit) {
             engine.tick(tick, unit);

@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The leader/follower protocol of {@link WheelWorkQueue} on real threads: no lost wake-up when a
  * new earliest task arrives while the leader parks on a later one, no task taken twice, and no
  * wake-ups while nothing is due. The properties run with 2 and 4 workers; the wake-up and
- * exactly-once checks also with {@linkplain WheelScheduledExecutor.Builder#lockedSubmission
- * locked submission}.
+ * exactly-once checks with one wheel and with eight
+ * {@linkplain WheelScheduledExecutor.Builder#shards shards}.
  *
  * <p>A lost wake-up here does not hang: the leader would sleep until its next event, seconds
  * away, and the bounded {@code get} fails first.
@@ -76,11 +76,11 @@ class LeaderFollowerTest {
         }
     }
 
-    private Pool pool(int workers, boolean lockedSubmission) {
-        return pool(workers, lockedSubmission, TimeSource.system());
+    private Pool pool(int workers, int shards) {
+        return pool(workers, shards, TimeSource.system());
     }
 
-    private Pool pool(int workers, boolean lockedSubmission, TimeSource clock) {
+    private Pool pool(int workers, int shards, TimeSource clock) {
         List<Thread> threads = new CopyOnWriteArrayList<>();
         ThreadFactory factory = runnable -> {
             Thread thread = new Thread(runnable, WORKER_PREFIX + threads.size());
@@ -90,7 +90,7 @@ class LeaderFollowerTest {
         };
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
                 .workers(workers)
-                .lockedSubmission(lockedSubmission)
+                .shards(shards)
                 .threadFactory(factory)
                 .timeSource(clock)
                 .build();
@@ -111,20 +111,20 @@ class LeaderFollowerTest {
 
     static Stream<Arguments> configurations() {
         return Stream.of(
-                Arguments.of(2, false),
-                Arguments.of(4, false),
-                Arguments.of(2, true),
-                Arguments.of(4, true));
+                Arguments.of(2, 1),
+                Arguments.of(4, 1),
+                Arguments.of(2, 8),
+                Arguments.of(4, 8));
     }
 
     // ---------------------------------------------------------------------------------------
     // No lost wake-up.
 
-    @ParameterizedTest(name = "{0} workers, lockedSubmission={1}")
+    @ParameterizedTest(name = "{0} workers, {1} shards")
     @MethodSource("configurations")
-    void aNewEarliestTask_wakesTheLeaderParkedOnALaterOne(int workers, boolean locked)
+    void aNewEarliestTask_wakesTheLeaderParkedOnALaterOne(int workers, int shards)
             throws Exception {
-        Pool pool = pool(workers, locked);
+        Pool pool = pool(workers, shards);
         ScheduledFuture<?> far = pool.executor().schedule(() -> { }, FAR_SECONDS, SECONDS);
 
         for (int round = 0; round < 3; round++) {
@@ -145,11 +145,11 @@ class LeaderFollowerTest {
      * Near tasks in quick succession from two producers, without waiting for the leader to park:
      * each schedule races with a leader that is computing its park time, publishing it, or parking.
      */
-    @ParameterizedTest(name = "{0} workers, lockedSubmission={1}")
+    @ParameterizedTest(name = "{0} workers, {1} shards")
     @MethodSource("configurations")
-    void nearTasksRacingWithTheLeaderPark_areNeverLeftForTheFarDeadline(int workers, boolean locked)
+    void nearTasksRacingWithTheLeaderPark_areNeverLeftForTheFarDeadline(int workers, int shards)
             throws Exception {
-        Pool pool = pool(workers, locked);
+        Pool pool = pool(workers, shards);
         pool.executor().schedule(() -> { }, FAR_SECONDS, SECONDS);
         int producers = 2;
         int rounds = 100;
@@ -199,10 +199,10 @@ class LeaderFollowerTest {
      * by to drain the inbox (the second one is busy), so a task that slipped in between the
      * leader's last look and its park would wait for the far task's cascade, seconds away.
      */
-    @ParameterizedTest(name = "lockedSubmission={0}")
-    @ValueSource(booleans = {false, true})
-    void aTaskArrivingWhileTheLeaderPreparesToPark_stillWakesIt(boolean locked) throws Exception {
-        Pool pool = pool(2, locked, PAUSING_ON_WORKERS);
+    @ParameterizedTest(name = "{0} shards")
+    @ValueSource(ints = {1, 8})
+    void aTaskArrivingWhileTheLeaderPreparesToPark_stillWakesIt(int shards) throws Exception {
+        Pool pool = pool(2, shards, PAUSING_ON_WORKERS);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch busy = new CountDownLatch(1);
         pool.executor().execute(() -> {
@@ -224,11 +224,11 @@ class LeaderFollowerTest {
     // ---------------------------------------------------------------------------------------
     // Exactly once.
 
-    @ParameterizedTest(name = "{0} workers, lockedSubmission={1}")
+    @ParameterizedTest(name = "{0} workers, {1} shards")
     @MethodSource("configurations")
-    void everyTaskRunsExactlyOnce_underConcurrentProducersAndCancels(int workers, boolean locked)
+    void everyTaskRunsExactlyOnce_underConcurrentProducersAndCancels(int workers, int shards)
             throws Exception {
-        Pool pool = pool(workers, locked);
+        Pool pool = pool(workers, shards);
         int producers = 4;
         int perProducer = 2_500;
         int tasks = producers * perProducer;
@@ -307,7 +307,7 @@ class LeaderFollowerTest {
     }
 
     private void withNothingScheduled_theLeaderNeverWakesUp(int workers) {
-        Pool pool = pool(workers, false);
+        Pool pool = pool(workers, WheelWorkQueue.defaultShardCount());
         awaitCondition("every worker waits untimed", pool::allWaitingUntimed);
 
         observeFor(300L, MILLISECONDS);
@@ -338,7 +338,7 @@ class LeaderFollowerTest {
     }
 
     private void oneDelayedTask_costsAFewLeaderWakeUps_andNoneOnceIdleAgain(int workers) throws Exception {
-        Pool pool = pool(workers, false);
+        Pool pool = pool(workers, WheelWorkQueue.defaultShardCount());
         awaitCondition("every worker waits untimed", pool::allWaitingUntimed);
         long before = System.nanoTime();
 

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,12 +22,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,8 +56,8 @@ class ShutdownRaceTest {
 
     enum Implementation {
         WHEEL((workers, threads) -> new WheelScheduledExecutor(workers, threads)),
-        WHEEL_LOCKED_SUBMISSION((workers, threads) -> WheelScheduledExecutor.builder()
-                .workers(workers).threadFactory(threads).lockedSubmission(true).build()),
+        WHEEL_ONE_SHARD((workers, threads) -> WheelScheduledExecutor.builder()
+                .workers(workers).threadFactory(threads).shards(1).build()),
         JDK(ScheduledThreadPoolExecutor::new);
 
         private final BiFunction<Integer, ThreadFactory, ScheduledExecutorService> factory;
@@ -134,84 +130,6 @@ class ShutdownRaceTest {
         for (int round = 0; round < ROUNDS; round++) {
             runRound(implementation, Stop.DROP_DELAYED_THEN_NOW, round);
         }
-    }
-
-    /**
-     * The narrowest race, made deterministic: a submission that passed the shutdown check and is
-     * still on its way into the queue when shutdown begins, in a pool with no worker and
-     * {@code corePoolSize} 0. {@code drainTo} with a sink that blocks holds the queue's lock (in
-     * both implementations); the producer then waits for that lock, and shutdown queues behind
-     * it. The JDK starts a worker for the task after shutdown, as it must; the task may also be
-     * cancelled, but it must not be stranded in a queue no worker will ever take from.
-     * Only implementations whose submission takes the queue's lock can be stopped there.
-     */
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Implementation.class, names = {"WHEEL_LOCKED_SUBMISSION", "JDK"})
-    void aTaskAcceptedAsShutdownBegins_inAPoolWithNoWorker_isRunOrCancelled(
-            Implementation implementation) throws Exception {
-        AtomicBoolean refuseFirstThread = new AtomicBoolean(true);
-        ThreadFactory threads = runnable -> refuseFirstThread.getAndSet(false)
-                ? null // addWorker fails: the first task stays queued with no worker
-                : new Thread(runnable, "shutdown-race-late-worker");
-        ScheduledExecutorService executor = implementation.create(0, threads);
-        List<Thread> helpers = new ArrayList<>();
-        try {
-            executor.schedule(() -> { }, 0L, NANOSECONDS);
-            assertThat(((ThreadPoolExecutor) executor).getPoolSize()).isZero();
-            CountDownLatch inSink = new CountDownLatch(1);
-            CountDownLatch releaseSink = new CountDownLatch(1);
-            List<Runnable> sink = new ArrayList<>() {
-                @Override
-                public boolean add(Runnable task) {
-                    inSink.countDown();
-                    ExecutorTesting.awaitInTask(releaseSink);
-                    return super.add(task);
-                }
-            };
-            BlockingQueue<Runnable> queue = ((ThreadPoolExecutor) executor).getQueue();
-            helpers.add(start("drainer", () -> queue.drainTo(sink)));
-            await(inSink); // the drainer holds the queue's lock
-
-            CountDownLatch lateRan = new CountDownLatch(1);
-            AtomicReference<Future<?>> late = new AtomicReference<>();
-            Thread producer = start("producer", () -> late.set(executor.schedule(lateRan::countDown,
-                    0L, NANOSECONDS)));
-            helpers.add(producer);
-            awaitCondition("the producer waits for the queue's lock", () -> waitsForALock(producer));
-            Thread stopper = start("stopper", executor::shutdown);
-            helpers.add(stopper);
-            awaitCondition("shutdown waits for the queue's lock", () -> waitsForALock(stopper));
-            releaseSink.countDown();
-            for (Thread helper : helpers) {
-                helper.join(SECONDS.toMillis(ExecutorTesting.TIMEOUT_SECONDS));
-                assertThat(helper.isAlive()).as(helper.getName()).isFalse();
-            }
-
-            awaitTermination(executor);
-            assertThat(late.get()).isNotNull();
-            assertThat(lateRan.getCount() == 0L || late.get().isCancelled())
-                    .as("the late task ran (%s) or was cancelled (%s)", lateRan.getCount() == 0L,
-                            late.get().isCancelled())
-                    .isTrue();
-        } finally {
-            executor.shutdownNow();
-            for (Thread helper : helpers) {
-                helper.interrupt();
-            }
-        }
-    }
-
-    private static Thread start(String name, Runnable body) {
-        Thread thread = new Thread(body, "shutdown-race-" + name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
-
-    /** Whether {@code thread} is parked acquiring a lock (a ReentrantLock's synchronizer). */
-    private static boolean waitsForALock(Thread thread) {
-        return thread.getState() == Thread.State.WAITING
-                && LockSupport.getBlocker(thread) instanceof AbstractQueuedSynchronizer;
     }
 
     private void runRound(Implementation implementation, Stop stop, int round) throws Exception {

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Subjects, in the same run ({@link TimerSubject#NAMES}): our executor with the lock-free
  * inbox ({@code wheel-executor}) and with producers inserting under the wheel's lock
- * ({@code wheel-executor-locked}, the baseline the inbox must beat); the JDK's
+ * ({@code wheel-executor-1shard}, every task in one wheel); the JDK's
  * {@code ScheduledThreadPoolExecutor(2)} with {@code setRemoveOnCancelPolicy(true)}; our Netty
  * {@code Timer}; Netty's {@code HashedWheelTimer} with a 1 ms and with its default 100 ms tick.
  *
@@ -43,7 +43,7 @@ public class ChurnBenchmark {
     /** The scheduler under test, shared by the producer threads. */
     @State(Scope.Benchmark)
     public static class Subject {
-        @Param({"wheel-executor", "wheel-executor-locked", "jdk-stpe",
+        @Param({"wheel-executor", "wheel-executor-1shard", "jdk-stpe",
                 "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms"})
         String scheduler;
 

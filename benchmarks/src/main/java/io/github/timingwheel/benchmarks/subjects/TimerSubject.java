@@ -23,7 +23,7 @@ public abstract class TimerSubject implements AutoCloseable {
 
     /** Every subject, in the order tables show them. */
     public static final List<String> NAMES = List.of(
-            "wheel-executor", "wheel-executor-locked", "wheel-executor-1", "jdk-stpe",
+            "wheel-executor", "wheel-executor-1shard", "wheel-executor-1", "jdk-stpe",
             "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms");
 
     private final String name;
@@ -61,8 +61,8 @@ public abstract class TimerSubject implements AutoCloseable {
         return switch (name) {
             case "wheel-executor" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
                     .workers(2).threadFactory(threads).build());
-            case "wheel-executor-locked" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .workers(2).threadFactory(threads).lockedSubmission(true).build());
+            case "wheel-executor-1shard" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
+                    .workers(2).shards(1).threadFactory(threads).build());
             case "wheel-executor-1" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
                     .workers(1).threadFactory(threads).build());
             case "jdk-stpe" -> {

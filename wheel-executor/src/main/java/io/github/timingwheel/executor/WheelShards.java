@@ -1,0 +1,250 @@
+package io.github.timingwheel.executor;
+
+import io.github.timingwheel.core.TimingWheel;
+import io.github.timingwheel.core.WheelShape;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The shards of a {@link WheelWorkQueue} seen as one wheel: which shard a task lives in, one
+ * merged view of time (the earliest of what every shard publishes), and the harvest that takes
+ * due tasks out of the shards that have any, in one (deadline, sequence) order.
+ */
+final class WheelShards {
+
+    /*
+     * Implementation notes
+     *
+     * [1] Placement. A task's shard is fixed when the task is made: the making thread's home
+     *     shard, from a per-thread probe (as Striped64's). A producer that finds its shard's
+     *     lock busy moves its probe to another shard for its next tasks, so producers spread
+     *     over the shards and rarely meet on one lock or cache line (WheelShard [2]).
+     * [2] The merged view of time is the minimum of each shard's published lower bound
+     *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
+     *     on every park: the leader locks only the shards whose bound says something is due.
+     * [3] Harvest. The leader locks the due shards in index order, drains a batch of each
+     *     inbox, and then repeatedly polls the shard whose due head has the smallest (deadline,
+     *     sequence), so that what it hands out is in one order across shards. A sequence is
+     *     drawn from one counter when a task is queued (WheelShard [5]): for submissions ordered
+     *     by happens-before, the later one draws the larger number whatever shard it lands in.
+     *     Each harvested shard then publishes its exact next event and is unlocked.
+     * [4] Views (size, contains, remove, snapshots) lock every shard in index order; they are
+     *     not on the hot path.
+     */
+
+    private static final ThreadLocal<int[]> PROBE =
+            ThreadLocal.withInitial(() -> new int[] {ThreadLocalRandom.current().nextInt() | 1});
+
+    private final WheelShard[] shards;
+    private final int mask;
+    private final SequenceCounter sequences = new SequenceCounter();
+    /** The shards the harvest has locked, in index order; used only by the harvesting worker. */
+    private final WheelShard[] harvesting;
+    /** Each locked shard's due head, or null; used only by the harvesting worker. */
+    private final WheelTask[] heads;
+
+    /**
+     * @param shardCount a power of two, at most {@link WheelShard#MAX_SHARDS}
+     */
+    WheelShards(int shardCount, WheelShape shape, long originNanos) {
+        if (shardCount <= 0 || shardCount > WheelShard.MAX_SHARDS || Integer.bitCount(shardCount) != 1) {
+            throw new IllegalArgumentException("shards must be a power of two from 1 to "
+                    + WheelShard.MAX_SHARDS + ": " + shardCount);
+        }
+        this.shards = new WheelShard[shardCount];
+        for (int i = 0; i < shardCount; i++) {
+            shards[i] = new WheelShard(i, shape, originNanos);
+        }
+        this.mask = shardCount - 1;
+        this.harvesting = new WheelShard[shardCount];
+        this.heads = new WheelTask[shardCount];
+    }
+
+    int count() {
+        return shards.length;
+    }
+
+    /** Time arithmetic: every shard's wheel has the same origin and shape; final fields only. */
+    TimingWheel<WheelTask> timeReference() {
+        return shards[0].wheel();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Producers ([1]).
+
+    /** The shard a task made by the calling thread now goes to. */
+    int homeShard() {
+        return PROBE.get()[0] & mask;
+    }
+
+    WheelShard shardOf(WheelTask task) {
+        return shards[(int) task.sequence() & mask];
+    }
+
+    /**
+     * Applies a task being queued, or one whose state changed, in its shard ([1]).
+     *
+     * @return the shard, whose published bound the caller compares with the leader's park
+     */
+    WheelShard submit(WheelTask task, boolean queueing) {
+        WheelShard shard = shardOf(task);
+        if (!shard.submit(task, queueing, sequences) && queueing) {
+            moveProbe();
+        }
+        return shard;
+    }
+
+    private static void moveProbe() {
+        int[] probe = PROBE.get();
+        int p = probe[0];
+        p ^= p << 13; // xorshift, as Striped64.advanceProbe
+        p ^= p >>> 17;
+        p ^= p << 5;
+        probe[0] = p;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The merged view of time ([2]) and the harvest ([3]): any thread for the first, the
+    // worker holding the queue's worker lock for the second.
+
+    /** The earliest published bound over all shards, in wheel time; MAX_VALUE if none. */
+    long earliestEvent() {
+        long earliest = Long.MAX_VALUE;
+        for (WheelShard shard : shards) {
+            earliest = Math.min(earliest, shard.nextEvent());
+        }
+        return earliest;
+    }
+
+    /**
+     * Moves up to {@code max} due tasks out of the shards that have any, in (deadline,
+     * sequence) order, calling {@code handedOut} on each ([3]).
+     *
+     * @return how many tasks it put into {@code into}, from index 0
+     */
+    int harvest(long nanoTime, WheelTask[] into, int max) {
+        long now = timeReference().wheelTime(nanoTime);
+        int locked = 0;
+        for (WheelShard shard : shards) {
+            if (shard.nextEvent() <= now) {
+                shard.lock.lock();
+                harvesting[locked++] = shard;
+            }
+        }
+        int count = 0;
+        try {
+            for (int i = 0; i < locked; i++) {
+                harvesting[i].drainInbox(WheelShard.DRAIN_BATCH);
+                heads[i] = harvesting[i].wheel().peekDue(nanoTime);
+            }
+            while (count < max) {
+                int first = firstHead(locked);
+                if (first < 0) {
+                    break;
+                }
+                WheelTask task = harvesting[first].wheel().poll(nanoTime);
+                task.handedOut();
+                into[count++] = task;
+                heads[first] = harvesting[first].wheel().peekDue(nanoTime);
+            }
+        } finally {
+            for (int i = 0; i < locked; i++) {
+                harvesting[i].publishNextEvent();
+                harvesting[i].unlockAndHelp();
+                harvesting[i] = null;
+                heads[i] = null;
+            }
+        }
+        return count;
+    }
+
+    /** The index among the first {@code locked} heads of the smallest, or -1 if none. */
+    private int firstHead(int locked) {
+        int first = -1;
+        for (int i = 0; i < locked; i++) {
+            WheelTask head = heads[i];
+            if (head != null && (first < 0 || precedes(head, heads[first]))) {
+                first = i;
+            }
+        }
+        return first;
+    }
+
+    /** (deadline, sequence) order; wheel times are never negative, so no overflow. */
+    static boolean precedes(WheelTask a, WheelTask b) {
+        return a.deadline() != b.deadline() ? a.deadline() < b.deadline() : a.sequence() < b.sequence();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Views ([4]).
+
+    /** Locks every shard in index order and drains each inbox, so the wheels show every task. */
+    void lockAllForView() {
+        for (WheelShard shard : shards) {
+            shard.lock.lock();
+            shard.drainInboxForView();
+        }
+    }
+
+    void unlockAll() {
+        for (int i = shards.length - 1; i >= 0; i--) {
+            shards[i].publishNextEvent();
+            shards[i].unlockAndHelp();
+        }
+    }
+
+    /** Every task in every wheel. Call only between lockAllForView and unlockAll. */
+    void forEach(Consumer<? super WheelTask> action) {
+        for (WheelShard shard : shards) {
+            shard.wheel().forEach(action);
+        }
+    }
+
+    /** Tasks in every wheel. Call only between lockAllForView and unlockAll. */
+    long size() {
+        long size = 0;
+        for (WheelShard shard : shards) {
+            size += shard.wheel().size();
+        }
+        return size;
+    }
+
+    /** The pending task that comes first, due or not. Call only between lockAllForView and unlockAll. */
+    WheelTask peekEarliest() {
+        WheelTask earliest = null;
+        for (WheelShard shard : shards) {
+            WheelTask head = shard.wheel().peekEarliest();
+            if (head != null && (earliest == null || precedes(head, earliest))) {
+                earliest = head;
+            }
+        }
+        return earliest;
+    }
+
+    /** Unlinks a task from its wheel. Call only between lockAllForView and unlockAll. */
+    boolean cancel(WheelTask task) {
+        return shardOf(task).wheel().cancel(task);
+    }
+
+    /** Empties every wheel. Call only between lockAllForView and unlockAll. */
+    void clear() {
+        for (WheelShard shard : shards) {
+            shard.wheel().drain(task -> { });
+        }
+    }
+
+    /** A shard's lock; for tests. */
+    ReentrantLock lockOf(int index) {
+        return shards[index].lock;
+    }
+
+    /** Tasks in the inboxes now; for tests of the bound. */
+    int inboxSize() {
+        int size = 0;
+        for (WheelShard shard : shards) {
+            size += shard.inboxSize();
+        }
+        return size;
+    }
+}

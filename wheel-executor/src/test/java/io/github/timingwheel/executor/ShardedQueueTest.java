@@ -1,0 +1,124 @@
+package io.github.timingwheel.executor;
+
+import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timingwheel.core.ManualTimeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What sharding must not change: submission order among equal deadlines across shards, for
+ * submissions ordered by happens-before ({@code WheelShards} note [3]), and {@code remove} of a
+ * due task that a harvest handed out but no worker has taken yet ({@code ReadyBatch}).
+ */
+class ShardedQueueTest {
+
+    private static final int PAIRS = 64;
+
+    /**
+     * Pairs of threads: A schedules, then hands over to B through a latch, and B schedules the
+     * same deadline (the manual clock does not move meanwhile). Each thread has its own home
+     * shard, so most pairs land on two shards. With one worker, every A runs before its B.
+     * A shard-local sequence instead of the queue-wide one (the mutant
+     * {@code SequenceCounter.next} returning {@code index} plus a per-shard count) fails it.
+     */
+    @Test
+    void equalDeadlines_runInHappensBeforeOrder_acrossShards() throws InterruptedException {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).shards(8).timeSource(clock).daemon(true).build();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        List<String> expected = new ArrayList<>();
+        int pairsOnTwoShards = 0;
+        try {
+            for (int pair = 0; pair < PAIRS; pair++) {
+                String first = "A" + pair;
+                String second = "B" + pair;
+                int[] shards = new int[2];
+                CountDownLatch handedOver = new CountDownLatch(1);
+                Thread a = new Thread(() -> {
+                    shards[0] = executor.queue().homeShard();
+                    executor.schedule(() -> ran.add(first), 1, MILLISECONDS);
+                    handedOver.countDown();
+                });
+                Thread b = new Thread(() -> {
+                    try {
+                        handedOver.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    shards[1] = executor.queue().homeShard();
+                    executor.schedule(() -> ran.add(second), 1, MILLISECONDS);
+                });
+                a.start();
+                b.start();
+                a.join();
+                b.join();
+                if (shards[0] != shards[1]) {
+                    pairsOnTwoShards++;
+                }
+                expected.add(first);
+                expected.add(second);
+            }
+            assertThat(pairsOnTwoShards).as("pairs whose threads had different home shards").isPositive();
+            CountDownLatch allRan = new CountDownLatch(1);
+            executor.schedule(allRan::countDown, 1, MILLISECONDS); // after every pair, by sequence
+            clock.advance(1, MILLISECONDS);
+            await(allRan);
+        } finally {
+            executor.shutdown();
+            awaitTermination(executor);
+        }
+        assertThat(ran).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * Three tasks due at the same instant leave the wheel in one harvest: the worker runs the
+     * first (which blocks) and the other two wait in the ready batch. Until a worker takes one,
+     * {@code remove} must take it back, as the JDK's queue does until {@code take}. The mutant
+     * {@code ReadyBatch.remove} returning false (the behaviour before the batch's slots could be
+     * emptied by a removal) fails it.
+     */
+    @Test
+    void aDueTaskHandedOutButNotTaken_canBeRemoved() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).timeSource(clock).daemon(true).build();
+        CountDownLatch blocking = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean removedRan = new AtomicBoolean();
+        try {
+            executor.schedule(() -> {
+                blocking.countDown();
+                ExecutorTesting.awaitInTask(release);
+            }, 1, MILLISECONDS);
+            ScheduledFuture<?> kept = executor.schedule(() -> { }, 1, MILLISECONDS);
+            ScheduledFuture<?> removed = executor.schedule(() -> removedRan.set(true), 1, MILLISECONDS);
+            clock.advance(1, MILLISECONDS);
+            await(blocking);
+
+            assertThat(executor.getQueue().contains(removed)).as("queued before the removal").isTrue();
+            assertThat(executor.remove((Runnable) removed)).as("remove of a task no worker took").isTrue();
+            assertThat(executor.getQueue().contains(removed)).as("queued after the removal").isFalse();
+            assertThat(executor.remove((Runnable) removed)).as("a second remove").isFalse();
+            assertThat(executor.getQueue()).containsExactly((Runnable) kept);
+
+            release.countDown();
+            ExecutorTesting.get(kept);
+        } finally {
+            release.countDown();
+            executor.shutdown();
+            awaitTermination(executor);
+        }
+        assertThat(removedRan).as("the removed task ran").isFalse();
+    }
+}
