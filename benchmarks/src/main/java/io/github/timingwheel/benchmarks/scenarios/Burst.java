@@ -75,7 +75,7 @@ final class Burst implements Scenario {
             return;
         }
         Histogram late = sink.lateness.getIntervalHistogram();
-        double span = (sink.lastStart - opensAt) / 1e9;
+        double span = (sink.lastStart.get() - opensAt) / 1e9;
         results.record(subject, ARM_MS, armingNanos / 1e6);
         results.record(subject, FIRED, sink.fired.sum());
         results.record(subject, SPAN_MS, span * 1e3);

@@ -14,11 +14,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * round); then every ring timer is cancelled and the heap retained after a full GC is
  * compared with the heap before the subject was created: what the subject still holds after
  * millions of timers came and went (its fixed structures, and anything kept of cancelled ones).
+ *
+ * <p>The clock stops when the subject has absorbed every pair, not when the producers stop:
+ * each producer arms a zero-delay marker after its last pair, and the span ends when the last
+ * marker fires ({@link Absorption}). Beside each rate: {@code absorb ms}, from the producers'
+ * stop to the last marker (what the subject still owed), and {@code backlog}, the timers its
+ * structures held at the stop beyond the live rings ({@link TimerSubject#queued()}: for Netty,
+ * cancelled timeouts its worker has not yet removed).
  */
 final class Churn implements Scenario {
 
     static final Column ONE = Column.higher("pairs/s 1 thread", 0);
+    static final Column ABSORB_ONE = Column.lower("absorb ms 1t", 1);
+    static final Column BACKLOG_ONE = Column.lower("backlog 1t", 0);
     static final Column TWO = Column.higher("pairs/s 2 threads", 0);
+    static final Column ABSORB_TWO = Column.lower("absorb ms 2t", 1);
+    static final Column BACKLOG_TWO = Column.lower("backlog 2t", 0);
     static final Column RETAINED = Column.lower("retained KB after", 0);
 
     private final int ring;
@@ -37,12 +48,13 @@ final class Churn implements Scenario {
     @Override
     public String description() {
         return String.format("each producer keeps %,d live timers (10-30 s); each step cancels the oldest and"
-                + " arms one; %d s per producer count", ring, seconds);
+                + " arms one; %d s per producer count, timed until a zero-delay marker armed after the last"
+                + " pair fired", ring, seconds);
     }
 
     @Override
     public List<Column> columns() {
-        return List.of(ONE, TWO, RETAINED);
+        return List.of(ONE, ABSORB_ONE, BACKLOG_ONE, TWO, ABSORB_TWO, BACKLOG_TWO, RETAINED);
     }
 
     @Override
@@ -54,30 +66,43 @@ final class Churn implements Scenario {
                 producer.fill(timers);
             }
             long measureNanos = TimeUnit.SECONDS.toNanos(warmUp ? 1 : seconds);
-            double one = pairsPerSecond(producers, 1, measureNanos);
-            double two = pairsPerSecond(producers, 2, measureNanos);
+            Span one = measure(timers, producers, 1, measureNanos);
+            Span two = measure(timers, producers, 2, measureNanos);
             for (Producer producer : producers) {
                 producer.cancelAll();
             }
             Sizes.settle(subject, 0);
             long retained = HeapMeter.retainedBytes() - baseline;
             if (!warmUp) {
-                results.record(subject, ONE, one);
-                results.record(subject, TWO, two);
+                results.record(subject, ONE, one.pairsPerSecond());
+                results.record(subject, ABSORB_ONE, one.absorbNanos() / 1e6);
+                results.record(subject, BACKLOG_ONE, one.backlog());
+                results.record(subject, TWO, two.pairsPerSecond());
+                results.record(subject, ABSORB_TWO, two.absorbNanos() / 1e6);
+                results.record(subject, BACKLOG_TWO, two.backlog());
                 results.record(subject, RETAINED, retained / 1024.0);
             }
         }
     }
 
-    /** Runs {@code threads} producers for a warm-up and then a measured span of {@code nanos}. */
-    private static double pairsPerSecond(Producer[] producers, int threads, long nanos) throws Exception {
-        run(producers, threads, nanos);
-        return run(producers, threads, nanos) * 1e9 / nanos;
+    /**
+     * One measured span: pairs per second until the subject absorbed them, the time it took
+     * after the producers stopped, and the backlog it held when they did (NaN if it cannot say).
+     */
+    private record Span(double pairsPerSecond, long absorbNanos, double backlog) {
     }
 
-    private static long run(Producer[] producers, int threads, long nanos) throws Exception {
+    /** Runs {@code threads} producers for a warm-up and then a measured span of {@code nanos}. */
+    private static Span measure(TimerSubject timers, Producer[] producers, int threads, long nanos)
+            throws Exception {
+        run(timers, producers, threads, nanos);
+        return run(timers, producers, threads, nanos);
+    }
+
+    private static Span run(TimerSubject timers, Producer[] producers, int threads, long nanos) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         CyclicBarrier start = new CyclicBarrier(threads + 1);
+        Absorption absorption = new Absorption(threads);
         long[] counts = new long[threads];
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
@@ -89,10 +114,12 @@ final class Churn implements Scenario {
                     throw new IllegalStateException(e);
                 }
                 counts[index] = producers[index].churnUntil(stop);
+                absorption.arm(timers);
             }, "producer-" + t);
             workers[t].start();
         }
         start.await();
+        long startedAt = System.nanoTime();
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(nanos));
         stop.set(true);
         long total = 0;
@@ -100,7 +127,15 @@ final class Churn implements Scenario {
             workers[t].join();
             total += counts[t];
         }
-        return total;
+        long stoppedAt = System.nanoTime();
+        long queued = timers.queued();
+        long live = 0;
+        for (Producer producer : producers) {
+            live += producer.live();
+        }
+        double backlog = queued < 0 ? Double.NaN : queued - live;
+        long firedAt = absorption.awaitFired(300);
+        return new Span(total * 1e9 / (firedAt - startedAt), Math.max(0, firedAt - stoppedAt), backlog);
     }
 
     /** One producer's ring of live timers; used by one thread at a time. */
@@ -145,6 +180,11 @@ final class Churn implements Scenario {
                 pairs += 64;
             }
             return pairs;
+        }
+
+        /** The ring's timers, live once {@link #fill} ran. */
+        int live() {
+            return timers == null ? 0 : handles.length;
         }
 
         void cancelAll() {

@@ -1,6 +1,7 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
@@ -16,8 +17,11 @@ final class LatenessProbe extends TimerSubject.Task {
         final Recorder lateness = new Recorder(3);
         final LongAdder early = new LongAdder();
         final LongAdder fired = new LongAdder();
-        /** The latest start seen, in System.nanoTime(); racy maximum, good to a few ns. */
-        volatile long lastStart;
+        /**
+         * The latest start seen, in System.nanoTime(): an accumulator, so that a worker
+         * preempted between its clock read and its write cannot lower it.
+         */
+        final LongAccumulator lastStart = new LongAccumulator(Math::max, Long.MIN_VALUE);
     }
 
     private final long deadline;
@@ -37,9 +41,7 @@ final class LatenessProbe extends TimerSubject.Task {
         } else {
             sink.lateness.recordValue(late);
         }
-        if (now - sink.lastStart > 0) {
-            sink.lastStart = now;
-        }
+        sink.lastStart.accumulate(now); // Math.max on nanoTime: no run spans a wrap of the clock
         sink.fired.increment();
     }
 }

@@ -12,19 +12,26 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * One scheduler under measurement, seen through the two operations every benchmark needs:
  * arm a timer and cancel it. The same workload code then drives ours and the baselines, through
  * {@code ScheduledExecutorService} or Netty's {@code Timer} as each offers.
+ *
+ * <p>{@code jdk-stpe} runs with {@code setRemoveOnCancelPolicy(true)}, so that a cancelled task
+ * leaves its heap at once, as ours does; {@code baseline-executor} and {@code baseline-timer}
+ * are ours as built from another commit, loaded from {@code -Dbaseline.classpath} (see
+ * {@link Baseline} and {@code benchmarks/ab.sh}).
  */
 public abstract class TimerSubject implements AutoCloseable {
 
     /** Every subject, in the order tables show them. */
     public static final List<String> NAMES = List.of(
             "wheel-executor", "wheel-executor-1shard", "wheel-executor-1", "jdk-stpe",
-            "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms");
+            "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms", "baseline-executor", "baseline-timer");
 
     private final String name;
 
@@ -50,6 +57,17 @@ public abstract class TimerSubject implements AutoCloseable {
      */
     public abstract void armAtFixedRate(Task task, long initialDelayNanos, long periodNanos);
 
+    /**
+     * The number of timers the subject's own structures hold at this moment, cancelled ones not
+     * yet removed and armed ones not yet linked included where the subject counts them; -1 if
+     * it cannot say. Less the timers a scenario keeps live, this is the work a subject has
+     * accepted but not yet absorbed: Netty's {@code pendingTimeouts()} counts a cancelled
+     * timeout until its worker removes it; the JDK's and our executors' {@code getQueue().size()}
+     * and our Timer's {@code pendingTimeouts()} count what their wheels or heap hold (ours take
+     * each shard's lock to read it).
+     */
+    public abstract long queued();
+
     @Override
     public abstract void close();
 
@@ -70,9 +88,23 @@ public abstract class TimerSubject implements AutoCloseable {
                 jdk.setRemoveOnCancelPolicy(true);
                 yield new ExecutorSubject(name, jdk);
             }
-            case "wheel-timer" -> new TimerAdapter(name, WheelTimer.builder().threadFactory(threads).build());
-            case "netty-hwt-1ms" -> new TimerAdapter(name, new HashedWheelTimer(threads, 1, TimeUnit.MILLISECONDS));
-            case "netty-hwt-100ms" -> new TimerAdapter(name, new HashedWheelTimer(threads));
+            case "wheel-timer" -> {
+                WheelTimer timer = WheelTimer.builder().threadFactory(threads).build();
+                yield new TimerAdapter(name, timer, timer::pendingTimeouts);
+            }
+            case "netty-hwt-1ms" -> {
+                HashedWheelTimer timer = new HashedWheelTimer(threads, 1, TimeUnit.MILLISECONDS);
+                yield new TimerAdapter(name, timer, timer::pendingTimeouts);
+            }
+            case "netty-hwt-100ms" -> {
+                HashedWheelTimer timer = new HashedWheelTimer(threads);
+                yield new TimerAdapter(name, timer, timer::pendingTimeouts);
+            }
+            case "baseline-executor" -> new ExecutorSubject(name, Baseline.executor(threads));
+            case "baseline-timer" -> {
+                Timer timer = Baseline.timer(threads);
+                yield new TimerAdapter(name, timer, Baseline.pendingTimeouts(timer));
+            }
             default -> throw new IllegalArgumentException("unknown subject: " + name + ", expected one of " + NAMES);
         };
     }
@@ -128,6 +160,11 @@ public abstract class TimerSubject implements AutoCloseable {
         }
 
         @Override
+        public long queued() {
+            return executor instanceof ThreadPoolExecutor pool ? pool.getQueue().size() : -1;
+        }
+
+        @Override
         public void close() {
             executor.shutdownNow();
             try {
@@ -140,10 +177,17 @@ public abstract class TimerSubject implements AutoCloseable {
 
     private static final class TimerAdapter extends TimerSubject {
         private final Timer timer;
+        private final LongSupplier pending;
 
-        TimerAdapter(String name, Timer timer) {
+        TimerAdapter(String name, Timer timer, LongSupplier pending) {
             super(name);
             this.timer = timer;
+            this.pending = pending;
+        }
+
+        @Override
+        public long queued() {
+            return pending.getAsLong();
         }
 
         @Override
