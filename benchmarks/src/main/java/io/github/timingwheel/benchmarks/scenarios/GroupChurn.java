@@ -7,9 +7,13 @@ import io.github.timingwheel.executor.WheelTimer;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -28,6 +32,17 @@ import org.openjdk.jol.info.ClassLayout;
  * full collections, minus the baseline), and the heap still retained per connection once all are
  * closed and dropped. A silent first round of {@code min(count, 100,000)} connections warms the
  * code up. Also prints the JOL instance sizes of the task objects.
+ *
+ * <p>Both loops are timed until the scheduler has absorbed them: after the last open (and the
+ * last close) the thread arms a zero-delay marker on the same scheduler and the clock stops
+ * when it has run, so that work a scheduler queued for later is counted.
+ *
+ * <p>Like with like: most of the hand-rolled baseline's footprint is its concurrent set per
+ * connection, not the JDK's executor, so the table is followed by two comparisons that each
+ * change one thing: the same set of futures over the JDK's executor and over ours
+ * ({@code jdk-stpe-futures} against {@code wheel-futures}: the executors), and our executor
+ * with the set against with a task group ({@code wheel-futures} against {@code wheel-group}:
+ * the tracking).
  *
  * <p>Subjects:
  * <ul>
@@ -72,15 +87,35 @@ public final class GroupChurn {
         printSizes();
         System.out.printf("%-20s %12s %14s %14s %16s %14s %18s%n", "subject", "connections",
                 "opens/s", "closes/s", "open+close/s", "bytes/open", "bytes/conn left");
+        Map<String, Row> rows = new LinkedHashMap<>();
         for (String name : names) {
             try (Subject subject = Subject.create(name)) {
                 run(subject, Math.min(count, WARM_UP)); // silent warm-up round
                 Row row = run(subject, count);
+                rows.put(name, row);
                 System.out.printf("%-20s %,12d %,14.0f %,14.0f %,16.0f %14.1f %18.2f%n", name, count,
                         row.opensPerSecond, row.closesPerSecond, row.bothPerSecond, row.bytesPerOpen,
                         row.bytesLeftPerConnection);
             }
         }
+        System.out.println("jdk-stpe-futures: ScheduledThreadPoolExecutor(2) with setRemoveOnCancelPolicy(true);"
+                + " opens and closes timed until a zero-delay marker fired");
+        compare(rows, "jdk-stpe-futures", "wheel-futures", "the same set of futures per connection, JDK's executor"
+                + " against ours");
+        compare(rows, "wheel-futures", "wheel-group", "our executor, a set of futures against a task group");
+    }
+
+    /** Prints one like-with-like line, if both subjects ran. */
+    private static void compare(Map<String, Row> rows, String a, String b, String what) {
+        Row first = rows.get(a);
+        Row second = rows.get(b);
+        if (first == null || second == null) {
+            return;
+        }
+        System.out.printf("like with like, %s: open+close/s %,.0f vs %,.0f (%.2fx); bytes/open %.1f vs %.1f"
+                + " (%.2fx)%n", what, first.bothPerSecond, second.bothPerSecond,
+                second.bothPerSecond / first.bothPerSecond, first.bytesPerOpen, second.bytesPerOpen,
+                second.bytesPerOpen / first.bytesPerOpen);
     }
 
     private record Row(double opensPerSecond, double closesPerSecond, double bothPerSecond,
@@ -95,14 +130,14 @@ public final class GroupChurn {
         for (int i = 0; i < count; i++) {
             connections[i] = subject.open();
         }
-        long opened = System.nanoTime() - start;
+        long opened = subject.absorbed() - start;
         long open = HeapMeter.retainedBytes();
 
         start = System.nanoTime();
         for (int i = 0; i < count; i++) {
             subject.close(connections[i]);
         }
-        long closed = System.nanoTime() - start;
+        long closed = subject.absorbed() - start;
         Arrays.fill(connections, null);
         long left = HeapMeter.retainedBytes();
         Reference.reachabilityFence(connections); // part of the baseline: must stay until here
@@ -151,12 +186,24 @@ public final class GroupChurn {
         }
     }
 
+    /** Runs a zero-delay marker on {@code executor} and returns when it ran. */
+    private static long marker(ScheduledExecutorService executor) throws InterruptedException {
+        try {
+            return executor.schedule(System::nanoTime, 0, TimeUnit.NANOSECONDS).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
     /** One way of arming a connection's four timers and cancelling them all. */
     private abstract static class Subject implements AutoCloseable {
 
         abstract Object open();
 
         abstract void close(Object connection);
+
+        /** Arms a zero-delay marker on the scheduler and returns when it ran (System.nanoTime()). */
+        abstract long absorbed() throws InterruptedException;
 
         static Subject create(String name) {
             return switch (name) {
@@ -210,6 +257,11 @@ public final class GroupChurn {
         }
 
         @Override
+        long absorbed() throws InterruptedException {
+            return marker(executor);
+        }
+
+        @Override
         public void close() {
             executor.shutdownNow();
         }
@@ -234,6 +286,18 @@ public final class GroupChurn {
         @Override
         void close(Object connection) {
             ((TimeoutGroup) connection).stop();
+        }
+
+        @Override
+        long absorbed() throws InterruptedException {
+            CountDownLatch fired = new CountDownLatch(1);
+            long[] at = new long[1];
+            timer.newTimeout(timeout -> {
+                at[0] = System.nanoTime();
+                fired.countDown();
+            }, 0, TimeUnit.NANOSECONDS);
+            fired.await();
+            return at[0];
         }
 
         @Override
@@ -307,6 +371,11 @@ public final class GroupChurn {
                 future.cancel(false);
             }
             connection.timers.clear();
+        }
+
+        @Override
+        long absorbed() throws InterruptedException {
+            return marker(executor);
         }
 
         @Override

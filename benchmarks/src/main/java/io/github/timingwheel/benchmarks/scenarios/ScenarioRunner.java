@@ -102,7 +102,22 @@ public final class ScenarioRunner {
         }
         noise.sample(3);
         System.out.print(results.table());
+        System.out.print(subjectNotes(subjects));
         System.out.println(noise.summary());
+    }
+
+    /** What a reader must know about some subjects to read the table beside them. */
+    private static String subjectNotes(List<String> subjects) {
+        StringBuilder notes = new StringBuilder();
+        if (subjects.contains("jdk-stpe")) {
+            notes.append("jdk-stpe: ScheduledThreadPoolExecutor(2) with setRemoveOnCancelPolicy(true)")
+                    .append(System.lineSeparator());
+        }
+        if (subjects.stream().anyMatch(s -> s.startsWith("baseline-"))) {
+            notes.append("baseline-*: built from -Dbaseline.classpath=").append(System.getProperty("baseline.classpath"))
+                    .append(System.lineSeparator());
+        }
+        return notes.toString();
     }
 
     private static String value(String[] args, int i, String option) {

@@ -71,6 +71,10 @@ final class Baseline {
     private static Object build(String type, ThreadFactory threads) {
         try {
             Class<?> scheduler = Class.forName(type, true, loader());
+            if (scheduler.getClassLoader() != loader()) {
+                throw new IllegalStateException(type + " came from " + scheduler.getClassLoader()
+                        + ", not from -D" + PROPERTY + ": the A/B would compare the current version with itself");
+            }
             Object builder = scheduler.getMethod("builder").invoke(null);
             Class<?> builderType = builder.getClass();
             if (!type.endsWith("Timer")) { // the timer keeps its default, as wheel-timer does
