@@ -1,6 +1,8 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
@@ -10,8 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The network-timeout pattern: each producer keeps a ring of {@code ring} live timers with
  * delays of 10 to 30 s; each step cancels the oldest and arms a new one. Pairs per second with
- * one and with two producers ({@code seconds} each, after as long again of warm-up within the
- * round); then every ring timer is cancelled and the heap retained after a full GC is
+ * each producer count ({@code seconds} each, after as long again of warm-up within the round;
+ * 4 producers on a 2-core machine show whether a subject collapses when oversubscribed); then every ring timer is cancelled and the heap retained after a full GC is
  * compared with the heap before the subject was created: what the subject still holds after
  * millions of timers came and went (its fixed structures, and anything kept of cancelled ones).
  *
@@ -20,24 +22,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * marker fires ({@link Absorption}). Beside each rate: {@code absorb ms}, from the producers'
  * stop to the last marker (what the subject still owed), and {@code backlog}, the timers its
  * structures held at the stop beyond the live rings ({@link TimerSubject#queued()}: for Netty,
- * cancelled timeouts its worker has not yet removed).
+ * cancelled timeouts its worker has not yet removed; the markers not yet fired, at most one per
+ * producer, count too).
  */
 final class Churn implements Scenario {
 
-    static final Column ONE = Column.higher("pairs/s 1 thread", 0);
-    static final Column ABSORB_ONE = Column.lower("absorb ms 1t", 1);
-    static final Column BACKLOG_ONE = Column.lower("backlog 1t", 0);
-    static final Column TWO = Column.higher("pairs/s 2 threads", 0);
-    static final Column ABSORB_TWO = Column.lower("absorb ms 2t", 1);
-    static final Column BACKLOG_TWO = Column.lower("backlog 2t", 0);
     static final Column RETAINED = Column.lower("retained KB after", 0);
 
     private final int ring;
     private final int seconds;
+    private final int[] threadCounts;
 
-    Churn(int ring, int seconds) {
+    /**
+     * @param threadCounts the producer counts to measure, in order (each producer keeps its own
+     *     ring; every ring is filled before the first count runs, so the number pending is the
+     *     same for every count)
+     */
+    Churn(int ring, int seconds, int... threadCounts) {
         this.ring = ring;
         this.seconds = seconds;
+        this.threadCounts = threadCounts.clone();
     }
 
     @Override
@@ -48,38 +52,62 @@ final class Churn implements Scenario {
     @Override
     public String description() {
         return String.format("each producer keeps %,d live timers (10-30 s); each step cancels the oldest and"
-                + " arms one; %d s per producer count, timed until a zero-delay marker armed after the last"
-                + " pair fired", ring, seconds);
+                + " arms one; %d s with each of %s producers, timed until a zero-delay marker armed after the"
+                + " last pair fired", ring, seconds, Arrays.toString(threadCounts));
+    }
+
+    static Column pairs(int threads) {
+        return Column.higher("pairs/s " + threads + (threads == 1 ? " thread" : " threads"), 0);
+    }
+
+    static Column absorb(int threads) {
+        return Column.lower("absorb ms " + threads + "t", 1);
+    }
+
+    static Column backlog(int threads) {
+        return Column.lower("backlog " + threads + "t", 0);
     }
 
     @Override
     public List<Column> columns() {
-        return List.of(ONE, ABSORB_ONE, BACKLOG_ONE, TWO, ABSORB_TWO, BACKLOG_TWO, RETAINED);
+        List<Column> columns = new ArrayList<>();
+        for (int threads : threadCounts) {
+            columns.add(pairs(threads));
+            columns.add(absorb(threads));
+            columns.add(backlog(threads));
+        }
+        columns.add(RETAINED);
+        return columns;
     }
 
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
-        Producer[] producers = {new Producer(ring, 1), new Producer(ring, 2)};
+        Producer[] producers = new Producer[Arrays.stream(threadCounts).max().orElse(1)];
+        for (int p = 0; p < producers.length; p++) {
+            producers[p] = new Producer(ring, p + 1);
+        }
         long baseline = HeapMeter.retainedBytes();
         try (TimerSubject timers = TimerSubject.create(subject)) {
             for (Producer producer : producers) {
                 producer.fill(timers);
             }
             long measureNanos = TimeUnit.SECONDS.toNanos(warmUp ? 1 : seconds);
-            Span one = measure(timers, producers, 1, measureNanos);
-            Span two = measure(timers, producers, 2, measureNanos);
+            Span[] spans = new Span[threadCounts.length];
+            for (int i = 0; i < threadCounts.length; i++) {
+                spans[i] = measure(timers, producers, threadCounts[i], measureNanos);
+            }
             for (Producer producer : producers) {
                 producer.cancelAll();
             }
             Sizes.settle(subject, 0);
             long retained = HeapMeter.retainedBytes() - baseline;
             if (!warmUp) {
-                results.record(subject, ONE, one.pairsPerSecond());
-                results.record(subject, ABSORB_ONE, one.absorbNanos() / 1e6);
-                results.record(subject, BACKLOG_ONE, one.backlog());
-                results.record(subject, TWO, two.pairsPerSecond());
-                results.record(subject, ABSORB_TWO, two.absorbNanos() / 1e6);
-                results.record(subject, BACKLOG_TWO, two.backlog());
+                for (int i = 0; i < threadCounts.length; i++) {
+                    int threads = threadCounts[i];
+                    results.record(subject, pairs(threads), spans[i].pairsPerSecond());
+                    results.record(subject, absorb(threads), spans[i].absorbNanos() / 1e6);
+                    results.record(subject, backlog(threads), spans[i].backlog());
+                }
                 results.record(subject, RETAINED, retained / 1024.0);
             }
         }
