@@ -1,6 +1,5 @@
 package io.github.timingwheel.executor;
 
-import io.github.timingwheel.core.ManualTimeSource;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
@@ -98,6 +97,189 @@ public final class ShardedQueueStress {
             shards.unlockAll();
             r.r3 = aFirst ? as : 7;
             r.r4 = left == 0 && shards.inboxSize() == 0 ? bs : 9;
+        }
+    }
+
+    /**
+     * A cancel against a harvest of the task's shard. One shard; tasks {@code a} and {@code b}
+     * are due and in the wheel. One actor cancels {@code a} (unlinked in place, or through the
+     * inbox if the harvest holds the lock); the other polls the queue, which harvests. The
+     * arbiter polls until nothing is left. {@code a} comes out at most once, and only if the
+     * harvest took it before the cancel; {@code b} comes out exactly once; the queue ends empty.
+     *
+     * <p>Result: (cancel returned true, what the actor's poll got: 1 for a, 2 for b, hand-outs of
+     * a, hand-outs of b), with 9 in the last place when the queue did not end empty.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 2, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "The cancel unlinked a first; the harvest took only b.")
+    @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE,
+            desc = "The harvest took a first (a worker would find it cancelled); then the cancel, which had nothing to unlink.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A cancelled task handed out after its unlink, a task handed out twice or lost, or a task left in the queue (9).")
+    @State
+    public static class CancelVsHarvest {
+        final WheelWorkQueue queue = StressHooks.queue(1);
+        final ShardStressTask a = new ShardStressTask(queue, 0, DUE);
+        final ShardStressTask b = new ShardStressTask(queue, 0, DUE);
+
+        {
+            queue.enqueue(a);
+            queue.enqueue(b);
+        }
+
+        @Actor
+        public void cancel(IIII_Result r) {
+            r.r1 = a.cancel() ? 1 : 0;
+        }
+
+        @Actor
+        public void harvest(IIII_Result r) {
+            Runnable got = queue.poll();
+            r.r2 = got == a ? 1 : got == b ? 2 : 0;
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            int as = r.r2 == 1 ? 1 : 0;
+            int bs = r.r2 == 2 ? 1 : 0;
+            for (Runnable t; (t = queue.poll()) != null; ) {
+                as += t == a ? 1 : 0;
+                bs += t == b ? 1 : 0;
+            }
+            r.r3 = as;
+            r.r4 = queue.size() == 0 && !a.isScheduled() ? bs : 9;
+        }
+    }
+
+    /**
+     * A cancel from a thread whose home shard is not the task's. Two shards; {@code a} lives in
+     * shard 0 and {@code b} in shard 1, neither due. One actor cancels {@code a} from its own
+     * thread, whose home is shard 0 or 1 (recorded); the other schedules {@code c} on its own
+     * home shard, so that in about half the runs it contends with the cancel for shard 0's lock
+     * and one of them goes through the inbox. The cancel must reach shard 0 whatever the
+     * canceller's home: the task's sequence names its shard.
+     *
+     * <p>Result: (cancel returned true, canceller's home is another shard than a's, a still
+     * queued, tasks left in the queue).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0, 2", expect = Expect.ACCEPTABLE,
+            desc = "Cancelled from a thread of a's own shard: a gone, b and c left.")
+    @Outcome(id = "1, 1, 0, 2", expect = Expect.ACCEPTABLE,
+            desc = "Cancelled from a thread of the other shard: a gone all the same, b and c left.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A cancelled task left in the queue, or a task lost or counted twice.")
+    @State
+    public static class CancelFromOtherShard {
+        final WheelWorkQueue queue = StressHooks.queue(2);
+        final ShardStressTask a = new ShardStressTask(queue, 0, NOT_DUE);
+        final ShardStressTask b = new ShardStressTask(queue, 1, NOT_DUE);
+
+        {
+            queue.enqueue(a);
+            queue.enqueue(b);
+        }
+
+        @Actor
+        public void cancel(IIII_Result r) {
+            r.r2 = queue.homeShard() == a.shard(queue) ? 0 : 1;
+            r.r1 = a.cancel() ? 1 : 0;
+        }
+
+        @Actor
+        public void schedule() {
+            queue.enqueue(ShardStressTask.onHomeShard(queue, NOT_DUE));
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            r.r3 = queue.contains(a) || a.isScheduled() ? 1 : 0;
+            r.r4 = queue.size();
+        }
+    }
+
+    /**
+     * A producer that moves to another shard between its schedule and its cancel. Two shards.
+     * One actor makes a task on its home shard and schedules it; if the shard's lock is busy
+     * (the other actor's view holds every shard's lock for a moment) the task goes through the
+     * inbox and the producer's probe moves, so its cancel of the same task may come from a
+     * thread whose home is now the other shard. The cancel must still reach the task's shard.
+     *
+     * <p>Result: (cancel returned true, the producer's home moved between schedule and cancel,
+     * the task still queued, tasks left in the queue).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0, 0", expect = Expect.ACCEPTABLE,
+            desc = "Scheduled and cancelled from the same home shard.")
+    @Outcome(id = "1, 1, 0, 0", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The schedule met the view's lock and the producer moved to the other shard; its cancel still reached the task.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A cancelled task left in the queue, or a task lost or counted twice.")
+    @State
+    public static class MoveBetweenScheduleAndCancel {
+        final WheelWorkQueue queue = StressHooks.queue(2);
+        volatile ShardStressTask task;
+
+        @Actor
+        public void scheduleThenCancel(IIII_Result r) {
+            ShardStressTask t = ShardStressTask.onHomeShard(queue, NOT_DUE);
+            task = t;
+            queue.enqueue(t);
+            r.r2 = queue.homeShard() == t.shard(queue) ? 0 : 1;
+            r.r1 = t.cancel() ? 1 : 0;
+        }
+
+        @Actor
+        public void view() {
+            queue.size(); // locks every shard in turn
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            ShardStressTask t = task;
+            r.r3 = queue.contains(t) || t.isScheduled() ? 1 : 0;
+            r.r4 = queue.size();
+        }
+    }
+
+    /**
+     * The Dekker pair between an inbox push and the lock holder's unlock (WheelShard [2]). One
+     * actor takes the shard's lock and lets it go with {@code unlockAndHelp}; the other schedules
+     * a task on the shard: in place if {@code tryLock} succeeds, else a push and a second
+     * {@code tryLock}. A task pushed while the other held the lock must not be stranded: either
+     * the holder's look after its unlock sees it, or the pusher's second tryLock succeeds.
+     *
+     * <p>Result: (applied in place, tasks left in the inbox, the task linked in the wheel).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "The lock was free: linked in place.")
+    @Outcome(id = "0, 0, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The lock was busy: pushed, then drained by the holder's help or by the pusher's second tryLock.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "Stranded: the task is in the inbox with the lock free and nobody to drain it.")
+    @State
+    public static class PushVsUnlock {
+        final WheelShard shard = new WheelShard(0, StressHooks.SMALL, 0L);
+        final SequenceCounter sequences = new SequenceCounter();
+        final ShardStressTask task = new ShardStressTask(null, 0, NOT_DUE);
+
+        @Actor
+        public void holdAndUnlock() {
+            shard.lock.lock();
+            shard.unlockAndHelp();
+        }
+
+        @Actor
+        public void schedule(III_Result r) {
+            r.r1 = shard.submit(task, true, sequences) ? 1 : 0;
+        }
+
+        @Arbiter
+        public void afterBoth(III_Result r) {
+            r.r2 = shard.inboxSize();
+            r.r3 = task.isScheduled() ? 1 : 0;
         }
     }
 }
