@@ -41,6 +41,11 @@ public final class ShardedQueueStress {
      * exactly once, {@code a} first (smaller sequence at the same deadline), and the shard must
      * end empty with its inbox drained.
      *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+     * configurations): a harvest that does not lock the shards it harvests made this test fail
+     * in both configurations, not with a forbidden outcome but with the wheel's due heap
+     * corrupted under the actors ({@code NullPointerException} in {@code DueHeap.place}).
+     *
      * <p>Result: (tasks the actor's harvest took, b applied in place, hand-outs of a, hand-outs
      * of b), with 9 in the last place when the shard did not end empty.
      */
@@ -107,6 +112,11 @@ public final class ShardedQueueStress {
      * arbiter polls until nothing is left. {@code a} comes out at most once, and only if the
      * harvest took it before the cancel; {@code b} comes out exactly once; the queue ends empty.
      *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
+     * harvest that does not lock the shards made it fail in both configurations with the due
+     * heap corrupted ({@code ArrayIndexOutOfBoundsException} and {@code NullPointerException} in
+     * {@code DueHeap}), not with a forbidden outcome.
+     *
      * <p>Result: (cancel returned true, what the actor's poll got: 1 for a, 2 for b, hand-outs of
      * a, hand-outs of b), with 9 in the last place when the queue did not end empty.
      */
@@ -153,47 +163,59 @@ public final class ShardedQueueStress {
     }
 
     /**
-     * A cancel from a thread whose home shard is not the task's. Two shards; {@code a} lives in
-     * shard 0 and {@code b} in shard 1, neither due. One actor cancels {@code a} from its own
-     * thread, whose home is shard 0 or 1 (recorded); the other schedules {@code c} on its own
-     * home shard, so that in about half the runs it contends with the cancel for shard 0's lock
-     * and one of them goes through the inbox. The cancel must reach shard 0 whatever the
-     * canceller's home: the task's sequence names its shard.
+     * A cancel from a thread whose home is another shard than the task's. Two shards; {@code a0}
+     * lives in shard 0 and {@code a1} in shard 1, neither due. One actor cancels the one that is
+     * not in its own thread's home shard (a thread's home is fixed until it meets contention, so
+     * the state cannot choose for it); the other actor schedules {@code c} on its own home
+     * shard, which in about half the forks is the cancelled task's, so that the two contend for
+     * that shard's lock and one of them may go through the inbox (recorded). The cancel must
+     * reach the task's shard whatever the canceller's home: the task's sequence names it.
      *
-     * <p>Result: (cancel returned true, canceller's home is another shard than a's, a still
-     * queued, tasks left in the queue).
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
+     * cancel that skips the unlink when the task sits in another shard than the caller's home
+     * gave the forbidden (1, 0, 1, 3) in 232,344 of 232,344 samples.
+     *
+     * <p>Result: (cancel returned true, c's shard is the cancelled task's, the cancelled task
+     * still queued, tasks left in the queue).
      */
     @JCStressTest
     @Outcome(id = "1, 0, 0, 2", expect = Expect.ACCEPTABLE,
-            desc = "Cancelled from a thread of a's own shard: a gone, b and c left.")
+            desc = "Cancelled from the other shard's thread, c in the third party's shard: the task gone, two left.")
     @Outcome(id = "1, 1, 0, 2", expect = Expect.ACCEPTABLE,
-            desc = "Cancelled from a thread of the other shard: a gone all the same, b and c left.")
+            desc = "The same, c in the cancelled task's shard (the two contended for its lock): the task gone, two left.")
     @Outcome(expect = Expect.FORBIDDEN,
             desc = "A cancelled task left in the queue, or a task lost or counted twice.")
     @State
     public static class CancelFromOtherShard {
         final WheelWorkQueue queue = StressHooks.queue(2);
-        final ShardStressTask a = new ShardStressTask(queue, 0, NOT_DUE);
-        final ShardStressTask b = new ShardStressTask(queue, 1, NOT_DUE);
+        final ShardStressTask a0 = new ShardStressTask(queue, 0, NOT_DUE);
+        final ShardStressTask a1 = new ShardStressTask(queue, 1, NOT_DUE);
+        volatile ShardStressTask cancelled;
+        volatile ShardStressTask c;
 
         {
-            queue.enqueue(a);
-            queue.enqueue(b);
+            queue.enqueue(a0);
+            queue.enqueue(a1);
         }
 
         @Actor
-        public void cancel(IIII_Result r) {
-            r.r2 = queue.homeShard() == a.shard(queue) ? 0 : 1;
+        public void cancelFromTheOtherShard(IIII_Result r) {
+            ShardStressTask a = queue.homeShard() == 0 ? a1 : a0;
+            cancelled = a;
             r.r1 = a.cancel() ? 1 : 0;
         }
 
         @Actor
         public void schedule() {
-            queue.enqueue(ShardStressTask.onHomeShard(queue, NOT_DUE));
+            ShardStressTask task = ShardStressTask.onHomeShard(queue, NOT_DUE);
+            c = task;
+            queue.enqueue(task);
         }
 
         @Arbiter
         public void afterBoth(IIII_Result r) {
+            ShardStressTask a = cancelled;
+            r.r2 = c.shard(queue) == a.shard(queue) ? 1 : 0;
             r.r3 = queue.contains(a) || a.isScheduled() ? 1 : 0;
             r.r4 = queue.size();
         }
@@ -205,6 +227,10 @@ public final class ShardedQueueStress {
      * (the other actor's view holds every shard's lock for a moment) the task goes through the
      * inbox and the producer's probe moves, so its cancel of the same task may come from a
      * thread whose home is now the other shard. The cancel must still reach the task's shard.
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
+     * cancel that skips the unlink when the task sits in another shard than the caller's home
+     * gave the forbidden (1, 1, 1, 1) in 239 of 253,429 samples (the producer moved in 249).
      *
      * <p>Result: (cancel returned true, the producer's home moved between schedule and cancel,
      * the task still queued, tasks left in the queue).
@@ -249,6 +275,11 @@ public final class ShardedQueueStress {
      * a task on the shard: in place if {@code tryLock} succeeds, else a push and a second
      * {@code tryLock}. A task pushed while the other held the lock must not be stranded: either
      * the holder's look after its unlock sees it, or the pusher's second tryLock succeeds.
+     *
+     * <p>Checked against two mutants (2026-11-23, {@code -m quick -sc false} with the CI flags):
+     * without the pusher's second {@code tryLock}, the forbidden (0, 1, 0) in 1,632 of 533,556
+     * samples; with an {@code unlockAndHelp} that does not look at the inbox after its unlock,
+     * in 81 of 908,186.
      *
      * <p>Result: (applied in place, tasks left in the inbox, the task linked in the wheel).
      */
