@@ -1,0 +1,316 @@
+package io.github.timingwheel.executor;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * The races of the sharded hot path ({@link WheelShards}, {@link WheelShard}): producers link
+ * and unlink tasks in place under a shard's lock, or push them into its inbox when the lock is
+ * busy, while the leader harvests the shards that have something due. Each test drives a queue
+ * with no executor and no worker, with {@link ShardStressTask}s, so that every thread that
+ * touches the queue is an actor (a shared executor's worker would add a third party that
+ * jcstress does not schedule, and the harvest under test would mostly be its, not an actor's).
+ *
+ * <p>Run (after {@code mvn -B -q -pl stress-tests -am package -DskipTests}):
+ * <pre>
+ * cd stress-tests/target
+ * java -jar jcstress.jar -t ShardedQueueStress -m quick
+ * </pre>
+ */
+public final class ShardedQueueStress {
+
+    private ShardedQueueStress() {
+    }
+
+    /** Due at wheel time 0: due for every harvest of a {@link StressHooks#queue}. */
+    static final long DUE = 0L;
+    /** Not due for any harvest of a {@link StressHooks#queue}. */
+    static final long NOT_DUE = 10 * StressHooks.LATER;
+
+    /**
+     * An in-place insert against a harvest of the same shard. One shard, so both always meet:
+     * task {@code a} is due and in the wheel; one actor schedules {@code b}, also due (linked in
+     * place if the lock is free, else pushed into the inbox, which the harvest or the pusher
+     * drains); the other harvests. The arbiter harvests what is left. Each task must come out
+     * exactly once, {@code a} first (smaller sequence at the same deadline), and the shard must
+     * end empty with its inbox drained.
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+     * configurations): a harvest that does not lock the shards it harvests made this test fail
+     * in both configurations, not with a forbidden outcome but with the wheel's due heap
+     * corrupted under the actors ({@code NullPointerException} in {@code DueHeap.place}).
+     *
+     * <p>Result: (tasks the actor's harvest took, b applied in place, hand-outs of a, hand-outs
+     * of b), with 9 in the last place when the shard did not end empty.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE,
+            desc = "The harvest came first and took a; b, linked in place after it, came out in the arbiter's.")
+    @Outcome(id = "2, 1, 1, 1", expect = Expect.ACCEPTABLE,
+            desc = "b was linked in place first; the harvest took both, a first.")
+    @Outcome(id = "1, 0, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "b met the harvest's lock and went through the inbox, drained after the harvest took a.")
+    @Outcome(id = "2, 0, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "b met the harvest's lock, went through the inbox, and the harvest's drain took it.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A task lost or handed out twice, b before a, or a shard left with a task (9).")
+    @State
+    public static class InsertVsHarvest {
+        final WheelShards shards = new WheelShards(1, StressHooks.SMALL, 0L);
+        final ShardStressTask a = new ShardStressTask(null, 0, DUE);
+        final ShardStressTask b = new ShardStressTask(null, 0, DUE);
+        final WheelTask[] taken = new WheelTask[4];
+        final WheelTask[] rest = new WheelTask[4];
+        final SequenceCounter sequences = new SequenceCounter();
+
+        {
+            shards.shardOf(a).submit(a, true, sequences);
+        }
+
+        @Actor
+        public void schedule(IIII_Result r) {
+            r.r2 = shards.shardOf(b).submit(b, true, sequences) ? 1 : 0;
+        }
+
+        @Actor
+        public void harvest(IIII_Result r) {
+            r.r1 = shards.harvest(StressHooks.LATER, taken, taken.length);
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            int n = shards.harvest(StressHooks.LATER, rest, rest.length);
+            int as = 0;
+            int bs = 0;
+            boolean aFirst = taken[0] == a;
+            for (WheelTask t : taken) {
+                as += t == a ? 1 : 0;
+                bs += t == b ? 1 : 0;
+            }
+            for (int i = 0; i < n; i++) {
+                as += rest[i] == a ? 1 : 0;
+                bs += rest[i] == b ? 1 : 0;
+            }
+            shards.lockAllForView();
+            long left = shards.size();
+            shards.unlockAll();
+            r.r3 = aFirst ? as : 7;
+            r.r4 = left == 0 && shards.inboxSize() == 0 ? bs : 9;
+        }
+    }
+
+    /**
+     * A cancel against a harvest of the task's shard. One shard; tasks {@code a} and {@code b}
+     * are due and in the wheel. One actor cancels {@code a} (unlinked in place, or through the
+     * inbox if the harvest holds the lock); the other polls the queue, which harvests. The
+     * arbiter polls until nothing is left. {@code a} comes out at most once, and only if the
+     * harvest took it before the cancel; {@code b} comes out exactly once; the queue ends empty.
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
+     * harvest that does not lock the shards made it fail in both configurations with the due
+     * heap corrupted ({@code ArrayIndexOutOfBoundsException} and {@code NullPointerException} in
+     * {@code DueHeap}), not with a forbidden outcome.
+     *
+     * <p>Result: (cancel returned true, what the actor's poll got: 1 for a, 2 for b, hand-outs of
+     * a, hand-outs of b), with 9 in the last place when the queue did not end empty.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 2, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "The cancel unlinked a first; the harvest took only b.")
+    @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE,
+            desc = "The harvest took a first (a worker would find it cancelled); then the cancel, which had nothing to unlink.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A cancelled task handed out after its unlink, a task handed out twice or lost, or a task left in the queue (9).")
+    @State
+    public static class CancelVsHarvest {
+        final WheelWorkQueue queue = StressHooks.queue(1);
+        final ShardStressTask a = new ShardStressTask(queue, 0, DUE);
+        final ShardStressTask b = new ShardStressTask(queue, 0, DUE);
+
+        {
+            queue.enqueue(a);
+            queue.enqueue(b);
+        }
+
+        @Actor
+        public void cancel(IIII_Result r) {
+            r.r1 = a.cancel() ? 1 : 0;
+        }
+
+        @Actor
+        public void harvest(IIII_Result r) {
+            Runnable got = queue.poll();
+            r.r2 = got == a ? 1 : got == b ? 2 : 0;
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            int as = r.r2 == 1 ? 1 : 0;
+            int bs = r.r2 == 2 ? 1 : 0;
+            for (Runnable t; (t = queue.poll()) != null; ) {
+                as += t == a ? 1 : 0;
+                bs += t == b ? 1 : 0;
+            }
+            r.r3 = as;
+            r.r4 = queue.size() == 0 && !a.isScheduled() ? bs : 9;
+        }
+    }
+
+    /**
+     * A cancel from a thread whose home is another shard than the task's. Two shards; {@code a0}
+     * lives in shard 0 and {@code a1} in shard 1, neither due. One actor cancels the one that is
+     * not in its own thread's home shard (a thread's home is fixed until it meets contention, so
+     * the state cannot choose for it); the other actor schedules {@code c} on its own home
+     * shard, which in about half the forks is the cancelled task's, so that the two contend for
+     * that shard's lock and one of them may go through the inbox (recorded). The cancel must
+     * reach the task's shard whatever the canceller's home: the task's sequence names it.
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
+     * cancel that skips the unlink when the task sits in another shard than the caller's home
+     * gave the forbidden (1, 0, 1, 3) in 232,344 of 232,344 samples.
+     *
+     * <p>Result: (cancel returned true, c's shard is the cancelled task's, the cancelled task
+     * still queued, tasks left in the queue).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0, 2", expect = Expect.ACCEPTABLE,
+            desc = "Cancelled from the other shard's thread, c in the third party's shard: the task gone, two left.")
+    @Outcome(id = "1, 1, 0, 2", expect = Expect.ACCEPTABLE,
+            desc = "The same, c in the cancelled task's shard (the two contended for its lock): the task gone, two left.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A cancelled task left in the queue, or a task lost or counted twice.")
+    @State
+    public static class CancelFromOtherShard {
+        final WheelWorkQueue queue = StressHooks.queue(2);
+        final ShardStressTask a0 = new ShardStressTask(queue, 0, NOT_DUE);
+        final ShardStressTask a1 = new ShardStressTask(queue, 1, NOT_DUE);
+        volatile ShardStressTask cancelled;
+        volatile ShardStressTask c;
+
+        {
+            queue.enqueue(a0);
+            queue.enqueue(a1);
+        }
+
+        @Actor
+        public void cancelFromTheOtherShard(IIII_Result r) {
+            ShardStressTask a = queue.homeShard() == 0 ? a1 : a0;
+            cancelled = a;
+            r.r1 = a.cancel() ? 1 : 0;
+        }
+
+        @Actor
+        public void schedule() {
+            ShardStressTask task = ShardStressTask.onHomeShard(queue, NOT_DUE);
+            c = task;
+            queue.enqueue(task);
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            ShardStressTask a = cancelled;
+            r.r2 = c.shard(queue) == a.shard(queue) ? 1 : 0;
+            r.r3 = queue.contains(a) || a.isScheduled() ? 1 : 0;
+            r.r4 = queue.size();
+        }
+    }
+
+    /**
+     * A producer that moves to another shard between its schedule and its cancel. Two shards.
+     * One actor makes a task on its home shard and schedules it; if the shard's lock is busy
+     * (the other actor's view holds every shard's lock for a moment) the task goes through the
+     * inbox and the producer's probe moves, so its cancel of the same task may come from a
+     * thread whose home is now the other shard. The cancel must still reach the task's shard.
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
+     * cancel that skips the unlink when the task sits in another shard than the caller's home
+     * gave the forbidden (1, 1, 1, 1) in 239 of 253,429 samples (the producer moved in 249).
+     *
+     * <p>Result: (cancel returned true, the producer's home moved between schedule and cancel,
+     * the task still queued, tasks left in the queue).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0, 0", expect = Expect.ACCEPTABLE,
+            desc = "Scheduled and cancelled from the same home shard.")
+    @Outcome(id = "1, 1, 0, 0", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The schedule met the view's lock and the producer moved to the other shard; its cancel still reached the task.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A cancelled task left in the queue, or a task lost or counted twice.")
+    @State
+    public static class MoveBetweenScheduleAndCancel {
+        final WheelWorkQueue queue = StressHooks.queue(2);
+        volatile ShardStressTask task;
+
+        @Actor
+        public void scheduleThenCancel(IIII_Result r) {
+            ShardStressTask t = ShardStressTask.onHomeShard(queue, NOT_DUE);
+            task = t;
+            queue.enqueue(t);
+            r.r2 = queue.homeShard() == t.shard(queue) ? 0 : 1;
+            r.r1 = t.cancel() ? 1 : 0;
+        }
+
+        @Actor
+        public void view() {
+            queue.size(); // locks every shard in turn
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            ShardStressTask t = task;
+            r.r3 = queue.contains(t) || t.isScheduled() ? 1 : 0;
+            r.r4 = queue.size();
+        }
+    }
+
+    /**
+     * The Dekker pair between an inbox push and the lock holder's unlock (WheelShard [2]). One
+     * actor takes the shard's lock and lets it go with {@code unlockAndHelp}; the other schedules
+     * a task on the shard: in place if {@code tryLock} succeeds, else a push and a second
+     * {@code tryLock}. A task pushed while the other held the lock must not be stranded: either
+     * the holder's look after its unlock sees it, or the pusher's second tryLock succeeds.
+     *
+     * <p>Checked against two mutants (2026-11-23, {@code -m quick -sc false} with the CI flags):
+     * without the pusher's second {@code tryLock}, the forbidden (0, 1, 0) in 1,632 of 533,556
+     * samples; with an {@code unlockAndHelp} that does not look at the inbox after its unlock,
+     * in 81 of 908,186.
+     *
+     * <p>Result: (applied in place, tasks left in the inbox, the task linked in the wheel).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "The lock was free: linked in place.")
+    @Outcome(id = "0, 0, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The lock was busy: pushed, then drained by the holder's help or by the pusher's second tryLock.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "Stranded: the task is in the inbox with the lock free and nobody to drain it.")
+    @State
+    public static class PushVsUnlock {
+        final WheelShard shard = new WheelShard(0, StressHooks.SMALL, 0L);
+        final SequenceCounter sequences = new SequenceCounter();
+        final ShardStressTask task = new ShardStressTask(null, 0, NOT_DUE);
+
+        @Actor
+        public void holdAndUnlock() {
+            shard.lock.lock();
+            shard.unlockAndHelp();
+        }
+
+        @Actor
+        public void schedule(III_Result r) {
+            r.r1 = shard.submit(task, true, sequences) ? 1 : 0;
+        }
+
+        @Arbiter
+        public void afterBoth(III_Result r) {
+            r.r2 = shard.inboxSize();
+            r.r3 = task.isScheduled() ? 1 : 0;
+        }
+    }
+}
