@@ -88,12 +88,12 @@ class LeaderFollowerTest {
             threads.add(thread);
             return thread;
         };
-        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+        // Witnessing wraps only bodies that carry a CancelWitness; every other task is as built.
+        WheelScheduledExecutor executor = new CancelWitness.WitnessingExecutor(WheelScheduledExecutor.builder()
                 .workers(workers)
                 .shards(shards)
                 .threadFactory(factory)
-                .timeSource(clock)
-                .build();
+                .timeSource(clock));
         executors.add(executor);
         executor.prestartAllCoreThreads();
         return new Pool(executor, threads);
@@ -234,6 +234,7 @@ class LeaderFollowerTest {
         int tasks = producers * perProducer;
         AtomicIntegerArray runs = new AtomicIntegerArray(tasks);
         AtomicIntegerArray cancelled = new AtomicIntegerArray(tasks);
+        AtomicIntegerArray startsAfterCancel = new AtomicIntegerArray(tasks);
         AtomicReferenceArray<ScheduledFuture<?>> futures = new AtomicReferenceArray<>(tasks);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch start = new CountDownLatch(1);
@@ -249,12 +250,18 @@ class LeaderFollowerTest {
                     for (int id = first; id < first + perProducer; id++) {
                         int task = id;
                         long delayNanos = random.nextInt(4) == 0 ? 0L : random.nextInt(3_000_000);
-                        ScheduledFuture<?> future = pool.executor().schedule(
-                                () -> runs.incrementAndGet(task), delayNanos, NANOSECONDS);
+                        CancelWitness witness = new CancelWitness();
+                        ScheduledFuture<?> future = pool.executor().schedule(CancelWitness.body(witness, () -> {
+                            if (witness.bodyStartsAfterCancel()) {
+                                startsAfterCancel.incrementAndGet(task);
+                            }
+                            runs.incrementAndGet(task);
+                        }), delayNanos, NANOSECONDS);
                         futures.set(id, future);
                         // Every fifth is cancelled at once, racing with its own run when due now.
                         if (id % 5 == 0 && future.cancel(false)) {
-                            cancelled.set(id, 1);
+                            cancelled.set(id, future.isCancelled() ? 1 : 2);
+                            witness.cancelReturnedTrue();
                         }
                     }
                 } catch (Throwable t) {
@@ -277,11 +284,18 @@ class LeaderFollowerTest {
 
         List<String> wrong = new ArrayList<>();
         for (int id = 0; id < tasks; id++) {
-            // A successful cancel(false) of a task due now may still see its body start once: a
-            // worker had already claimed the run (FutureTask behaves the same way). Never twice.
-            boolean right = cancelled.get(id) == 1 ? runs.get(id) <= 1 : runs.get(id) == 1;
+            // A successful cancel(false) of a task due now may still see its body start once, if
+            // a worker had entered its run before the cancel won (FutureTask behaves the same
+            // way): never twice, and never a start that the witness orders after the cancel.
+            // Shown to catch a ScheduledTask.cancel that returns true without its CAS on one
+            // call in 256, leaving the task to fire.
+            boolean right = cancelled.get(id) == 1
+                    ? runs.get(id) <= 1 && startsAfterCancel.get(id) == 0
+                    : cancelled.get(id) == 0 && runs.get(id) == 1;
             if (!right) {
-                wrong.add("task " + id + " ran " + runs.get(id) + " times, cancelled: " + (cancelled.get(id) == 1));
+                wrong.add("task " + id + " ran " + runs.get(id) + " times (" + startsAfterCancel.get(id)
+                        + " after cancel(false) returned true), cancel returned true: " + (cancelled.get(id) != 0)
+                        + (cancelled.get(id) == 2 ? ", yet the future was not cancelled" : ""));
             }
         }
         assertThat(wrong).as("seed %d", seed).isEmpty();
