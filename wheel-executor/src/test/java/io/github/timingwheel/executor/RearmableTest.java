@@ -12,7 +12,9 @@ import io.netty.util.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,6 +41,9 @@ class RearmableTest {
         Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit);
 
         boolean cancel(Rearmable handle);
+
+        /** A plain one-shot task. */
+        void once(Runnable action, long delay, java.util.concurrent.TimeUnit unit);
 
         SchedulerMetrics metrics();
 
@@ -74,6 +79,11 @@ class RearmableTest {
                 }
 
                 @Override
+                public void once(Runnable action, long delay, java.util.concurrent.TimeUnit unit) {
+                    executor.schedule(action, delay, unit);
+                }
+
+                @Override
                 public SchedulerMetrics metrics() {
                     return executor.metrics();
                 }
@@ -106,6 +116,11 @@ class RearmableTest {
             @Override
             public boolean cancel(Rearmable handle) {
                 return ((Timeout) handle).cancel();
+            }
+
+            @Override
+            public void once(Runnable action, long delay, java.util.concurrent.TimeUnit unit) {
+                timer.newTimeout(t -> action.run(), delay, unit);
             }
 
             @Override
@@ -208,21 +223,28 @@ class RearmableTest {
 
     /**
      * A touch after the deadline but before the firing re-arms: the claim fails on the later
-     * deadline. Mutant: a claim that fires whatever the deadline (ArmedDeadline.claim without
-     * the {@code seen > now} test) fires at once.
+     * deadline. A plain task due at the same time, scheduled first, is handed out in the same
+     * batch and runs first on the one worker; it touches the re-armable one, which the harvest
+     * has already handed out. Mutant: a claim that fires whatever the deadline
+     * (ArmedDeadline.claim without the {@code seen > now} test) fires at 10 ms.
      */
     @ParameterizedTest(name = "{0}, origin {1}")
     @MethodSource("subjects")
-    void touchBeforeClaim_wins(String kind, long origin) throws Exception {
+    void touchAfterHandOut_beforeClaim_wins(String kind, long origin) throws Exception {
         ManualTimeSource clock = new ManualTimeSource(origin);
         AtomicInteger fired = new AtomicInteger();
+        AtomicReference<Rearmable> handle = new AtomicReference<>();
+        AtomicBoolean touched = new AtomicBoolean();
         try (Subject subject = subject(kind, clock)) {
-            Rearmable handle = subject.arm(fired::incrementAndGet, 10, MILLISECONDS);
-            clock.advance(10, MILLISECONDS); // due, not yet harvested
-            assertThat(handle.touch()).isTrue();
-            subject.workers().passDueTasks();
-            assertThat(fired).hasValue(0);
+            subject.once(() -> touched.set(handle.get().touch()), 10, MILLISECONDS);
+            handle.set(subject.arm(fired::incrementAndGet, 10, MILLISECONDS));
             subject.workers().advance(10, MILLISECONDS);
+            assertThat(touched).isTrue();
+            assertThat(fired).hasValue(0);
+            assertThat(handle.get().isArmed()).isTrue();
+            subject.workers().advance(9_999, MICROSECONDS);
+            assertThat(fired).as("never early").hasValue(0);
+            subject.workers().advance(1, MICROSECONDS);
             assertThat(fired).hasValue(1);
         }
     }
