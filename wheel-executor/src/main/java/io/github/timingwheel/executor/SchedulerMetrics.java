@@ -32,10 +32,11 @@ public final class SchedulerMetrics {
     private final long failed;
     private final long rejected;
     private final long running;
+    private final long rearms;
     private final LatencyDistribution lateness;
 
     SchedulerMetrics(String name, int workers, long pending, long scheduled, long cancelled, long ran,
-            long failed, long rejected, long running, LatencyDistribution lateness) {
+            long failed, long rejected, long running, long rearms, LatencyDistribution lateness) {
         this.name = name;
         this.workers = workers;
         this.pending = pending;
@@ -45,6 +46,7 @@ public final class SchedulerMetrics {
         this.failed = failed;
         this.rejected = rejected;
         this.running = running;
+        this.rearms = rearms;
         this.lateness = lateness;
     }
 
@@ -115,6 +117,18 @@ public final class SchedulerMetrics {
     }
 
     /**
+     * Lazy re-arms of re-armable timeouts ({@link Rearmable}): the times a timeout whose old
+     * deadline came due had been touched since, and was linked again for its new deadline
+     * instead of firing. Not counted in {@link #scheduled()}, which counts each timeout once;
+     * touches themselves are not counted (each is one CAS, and a count would be a second
+     * shared write). So {@code rearms / scheduled} is how often a re-armable timeout's wheel
+     * work was redone, against one cancel and one schedule per touch without it.
+     */
+    public long rearms() {
+        return rearms;
+    }
+
+    /**
      * How late runs started: the time a body started minus its deadline, measured with the
      * scheduler's time source, one value per run (every run of a periodic task).
      */
@@ -124,12 +138,13 @@ public final class SchedulerMetrics {
 
     /**
      * One line, for example: {@code timers: pending=3 scheduled=10 ran=5 failed=1 cancelled=1
-     * rejected=2 running=0/2 workers, late n=6 p50<=1us p99<=2.05ms max=1.5ms}.
+     * rejected=2 running=0/2 workers, rearms=4, late n=6 p50<=1us p99<=2.05ms max=1.5ms}.
      */
     @Override
     public String toString() {
         return name + ": pending=" + pending + " scheduled=" + scheduled + " ran=" + ran
                 + " failed=" + failed + " cancelled=" + cancelled + " rejected=" + rejected
-                + " running=" + running + "/" + workers + " workers, late " + lateness;
+                + " running=" + running + "/" + workers + " workers, rearms=" + rearms
+                + ", late " + lateness;
     }
 }

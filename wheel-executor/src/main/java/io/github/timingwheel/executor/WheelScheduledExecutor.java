@@ -243,7 +243,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     private WheelScheduledExecutor(Builder builder, String name) {
-        this(builder, name, new WheelWorkQueue(builder.shape, builder.timeSource, builder.shards));
+        this(builder, name, new WheelWorkQueue(builder.shape, builder.timeSource, builder.shards,
+                builder.toleranceNanos));
     }
 
     /**
@@ -293,6 +294,29 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         Objects.requireNonNull(unit, "unit");
         ScheduledTask<Void> task = new ScheduledTask<>(this, command, deadlineAfter(unit.toNanos(delay)));
         return delayedExecute(task, decorateTask(command, task));
+    }
+
+    /**
+     * Schedules {@code command} to run once when {@code timeout} passes without a
+     * {@link Rearmable#touch() touch}: an idle or read timeout that every event pushes back.
+     * A touch costs one CAS on the returned handle; see {@link Rearmable} for what it
+     * guarantees and what moving the deadline earlier costs. The task is counted once as
+     * scheduled in {@link #metrics()}; its lazy re-arms are counted apart, in
+     * {@link SchedulerMetrics#rearms()}. Not passed through {@code decorateTask}.
+     *
+     * @param command the action to run when the timeout passes
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param unit the unit of {@code timeout}
+     * @return the handle, a {@link java.util.concurrent.ScheduledFuture} too
+     * @throws RejectedExecutionException if the task cannot be accepted
+     * @throws NullPointerException if {@code command} or {@code unit} is null
+     */
+    public RearmableFuture<Void> scheduleRearmable(Runnable command, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        RearmableTask task = new RearmableTask(this, command, Math.max(0L, unit.toNanos(timeout)));
+        delayedExecute(task, task);
+        return task;
     }
 
     @Override
@@ -584,6 +608,22 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
+     * Puts a re-armable task back into its wheel when a touch moved its deadline after it was
+     * handed out (RearmableTask [3]), unless the executor's state forbids it, as
+     * {@link #reExecutePeriodic} does.
+     */
+    void relinkRearmed(RearmableTask task) {
+        if (canRunInCurrentRunState(task)) {
+            queue.movedEarlier(task);
+            if (canRunInCurrentRunState(task) || !remove(task)) {
+                ensureWorker();
+                return;
+            }
+        }
+        task.cancel(false);
+    }
+
+    /**
      * Starts a worker for a queued task unless one runs, as the JDK's ensurePrestart does ([4]).
      *
      * @return false if no worker runs and none can start: the pool is shut down and terminating,
@@ -627,7 +667,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      */
     long runStarted(WheelTask task, Object body) {
         long now = wheelNow();
-        long lateness = now - task.deadline();
+        long lateness = now - task.firedDeadline();
         counters.runStarted(lateness);
         TaskEvents on = events;
         if (on != null) {
@@ -710,7 +750,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
      * @return a snapshot of the counts, the pending and running tasks, and the lateness histogram
      */
     public SchedulerMetrics metrics() {
-        return counters.snapshot(name, getCorePoolSize());
+        return counters.snapshot(name, getCorePoolSize(), queue.relinks());
     }
 
     /**
@@ -916,8 +956,31 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
         private long lateTaskEventThresholdNanos = -1L;
         private long longTaskEventThresholdNanos = -1L;
         private boolean rejectionEvents;
+        private long toleranceNanos;
 
         private Builder() {
+        }
+
+        /**
+         * How late a task may start, so that the workers may wake once for tasks due close
+         * together (Linux's timer slack, {@code NSTimer.tolerance}): the leader parks until the
+         * next deadline plus half of it and then runs everything due. Tasks are never started
+         * early, whatever the tolerance; a busy machine may still start them later than it.
+         * Default 0: as soon as a task is due, as {@code ScheduledThreadPoolExecutor} does.
+         *
+         * @param tolerance how much later than its deadline a task may start
+         * @param unit the unit of {@code tolerance}
+         * @return this builder
+         * @throws NullPointerException if {@code unit} is null
+         * @throws IllegalArgumentException if {@code tolerance} is negative
+         */
+        public Builder tolerance(long tolerance, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            if (tolerance < 0L) {
+                throw new IllegalArgumentException("tolerance must not be negative: " + tolerance);
+            }
+            this.toleranceNanos = unit.toNanos(tolerance);
+            return this;
         }
 
         /**

@@ -78,6 +78,9 @@ final class WheelShard extends WheelShardPadAfter {
      *     a racy read of the sequence (a 64-bit field: atomic on 64-bit JVMs) always names the
      *     right shard; the counter bits come from one queue-wide counter when the task is
      *     queued, which orders equal deadlines across shards by submission (happens-before).
+     * [6] 'relinks' counts the lazy re-arms of re-armable tasks (WheelShards [5]) for metrics:
+     *     only lock holders write it, so a plain increment published with an opaque store is
+     *     exact; a metrics read (opaque, no lock) may lag by the re-links of one harvest.
      */
 
     /** Bits of a task's sequence that name its shard ([5]); at most 1 << SHARD_BITS shards. */
@@ -100,6 +103,8 @@ final class WheelShard extends WheelShardPadAfter {
     private final TimingWheel<WheelTask> wheel;
     /** Tasks whose state changed while the lock was busy ([2]). */
     private final Queue<WheelTask> inbox = new MpscChunkedAtomicArrayQueue<>(INBOX_CHUNK, INBOX_CAPACITY);
+    /** Lazy re-arms applied here: written under lock (opaque), read by metrics (opaque) ([6]). */
+    private long relinks;
 
     WheelShard(int index, WheelShape shape, long originNanos) {
         this.index = index;
@@ -158,8 +163,9 @@ final class WheelShard extends WheelShardPadAfter {
         while (!inbox.offer(task)) {
             applyUnderFullInbox(); // the inbox is full: the JDK's backpressure, wait for the lock
         }
-        if (queueing) {
-            lowerInboxEvent(task.deadline());
+        long armed = task.armedDeadline();
+        if (queueing || armed >= 0L) { // a re-armable task moving earlier needs the bound too
+            lowerInboxEvent(armed >= 0L ? armed : task.deadline());
         }
         if (lock.tryLock()) { // [2]: the holder may have unlocked before it could see the push
             try {
@@ -243,16 +249,34 @@ final class WheelShard extends WheelShardPadAfter {
         wheelEvent = wheel.nextEventTime();
     }
 
+    /**
+     * Re-links a re-armable task that came due at its old place but is armed for a later
+     * deadline (WheelShards [5]), with a new sequence, as if it were scheduled now. Call only
+     * when holding lock.
+     */
+    void relink(WheelTask task, long armedDeadline, SequenceCounter sequences) {
+        task.assignSequence(sequences.next(index));
+        wheel.schedule(task, armedDeadline, task.sequence());
+        RELINKS.setOpaque(this, relinks + 1); // [6]
+    }
+
+    /** Re-links so far ([6]); any thread, an opaque read. */
+    long relinks() {
+        return (long) RELINKS.getOpaque(this);
+    }
+
     /** Tasks in the inbox now, at most INBOX_CAPACITY; for tests of the bound. */
     int inboxSize() {
         return inbox.size();
     }
 
     private static final VarHandle INBOX_EVENT;
+    private static final VarHandle RELINKS;
 
     static {
         try {
             INBOX_EVENT = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "inboxEvent", long.class);
+            RELINKS = MethodHandles.lookup().findVarHandle(WheelShard.class, "relinks", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

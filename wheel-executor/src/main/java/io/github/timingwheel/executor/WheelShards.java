@@ -31,6 +31,12 @@ final class WheelShards {
      *     Each harvested shard then publishes its exact next event and is unlocked.
      * [4] Views (size, contains, remove, snapshots) lock every shard in index order; they are
      *     not on the hot path.
+     * [5] Lazy re-arm. A re-armable task whose old place comes due but whose armed deadline
+     *     (ArmedDeadline) a touch has moved past now is re-linked in its shard for that
+     *     deadline, under the lock the harvest holds, instead of being handed out; so a task
+     *     touched many times between two harvests costs one re-link. It gets a new sequence:
+     *     among equal deadlines it goes after tasks scheduled before the touch that moved it
+     *     (as near as the harvest can tell: after those scheduled before the re-link).
      */
 
     private static final ThreadLocal<int[]> PROBE =
@@ -143,10 +149,16 @@ final class WheelShards {
                 if (first < 0) {
                     break;
                 }
-                WheelTask task = harvesting[first].wheel().poll(nanoTime);
-                task.handedOut();
-                into[count++] = task;
-                heads[first] = harvesting[first].wheel().peekDue(nanoTime);
+                WheelShard shard = harvesting[first];
+                WheelTask task = shard.wheel().poll(nanoTime);
+                long armed = task.armedDeadline();
+                if (armed > now) {
+                    shard.relink(task, armed, sequences); // touched since it was linked ([5])
+                } else {
+                    task.handedOut();
+                    into[count++] = task;
+                }
+                heads[first] = shard.wheel().peekDue(nanoTime);
             }
         } finally {
             for (int i = 0; i < locked; i++) {
@@ -237,6 +249,15 @@ final class WheelShards {
     /** A shard's lock; for tests. */
     ReentrantLock lockOf(int index) {
         return shards[index].lock;
+    }
+
+    /** Lazy re-arms in every shard so far ([5]); any thread, no lock. */
+    long relinks() {
+        long relinks = 0;
+        for (WheelShard shard : shards) {
+            relinks += shard.relinks();
+        }
+        return relinks;
     }
 
     /** Tasks in the inboxes now; for tests of the bound. */

@@ -63,4 +63,27 @@ abstract class WheelTask extends TimerNode implements Runnable {
      */
     void handedOut() {
     }
+
+    /**
+     * For a re-armable task that is armed, the deadline it is armed for now, which a touch may
+     * have moved since the task was linked ({@link ArmedDeadline}); -1 for any other task, or
+     * once it fired or was cancelled. A volatile read; any thread.
+     */
+    long armedDeadline() {
+        return -1L;
+    }
+
+    /** The deadline a run is late against: the one it was made with, unless re-armed. */
+    long firedDeadline() {
+        return deadline();
+    }
+
+    /**
+     * Where the task goes when it is linked: its armed deadline if it is a re-armable one, else
+     * the deadline it was made with.
+     */
+    final long linkDeadline() {
+        long armed = armedDeadline();
+        return armed >= 0L ? armed : deadline();
+    }
 }

@@ -97,6 +97,27 @@ public final class WheelTimer implements Timer {
     }
 
     /**
+     * A timeout that runs {@code task} once {@code timeout} passes without a
+     * {@link Rearmable#touch() touch}: an idle or read timeout that every event pushes back, at
+     * the cost of one CAS per touch and no new timeout. See {@link Rearmable} for what it
+     * guarantees and what moving the deadline earlier costs.
+     *
+     * @param task the task to run when the timeout passes
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param unit the unit of {@code timeout}
+     * @return the handle, a Netty {@link Timeout} too
+     * @throws NullPointerException if {@code task} or {@code unit} is null
+     * @throws IllegalStateException if the timer was stopped
+     * @throws RejectedExecutionException past {@link Builder#maxPendingTimeouts}
+     */
+    public RearmableTimeout newRearmableTimeout(TimerTask task, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(unit, "unit");
+        long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
+        return start(new RearmableWheelTimeout(this, task, timeoutNanos, engine.deadlineAfter(timeoutNanos)));
+    }
+
+    /**
      * A new group of timeouts on this timer, which tracks its pending timeouts and cancels them
      * all in one {@link TimeoutGroup#stop()}: the timeouts of one connection. See
      * {@link TimeoutGroup}.
@@ -264,6 +285,26 @@ public final class WheelTimer implements Timer {
         engine.release(timeout);
     }
 
+    /**
+     * Moves a re-armable timeout whose deadline moved earlier, or links one again that was
+     * touched after it was handed out (WheelWorkQueue [7]). A timer that has stopped never fires
+     * it: it is cancelled instead.
+     */
+    void movedEarlier(RearmableWheelTimeout timeout) {
+        engine.queue().movedEarlier(timeout);
+        if (engine.isShutdown()) {
+            timeout.cancel();
+        }
+    }
+
+    long wheelNow() {
+        return engine.wheelNow();
+    }
+
+    long deadlineAfter(long delayNanos) {
+        return engine.deadlineAfter(delayNanos);
+    }
+
     boolean usesQueue(WheelWorkQueue queue) {
         return engine.queue() == queue;
     }
@@ -289,6 +330,9 @@ public final class WheelTimer implements Timer {
      * timeouts, tasks run on the worker.
      */
     public static final class Builder {
+        /** The default {@link #tolerance}, in milliseconds. */
+        public static final long DEFAULT_TOLERANCE_MILLIS = 2L;
+
         private final WheelScheduledExecutor.Builder engine = WheelScheduledExecutor.builder().workers(1);
         private long maxPendingTimeouts;
         private Executor taskExecutor;
@@ -296,6 +340,29 @@ public final class WheelTimer implements Timer {
 
         private Builder() {
             engine.threadNamePrefix("wheel-timer-worker-");
+            engine.tolerance(DEFAULT_TOLERANCE_MILLIS, TimeUnit.MILLISECONDS);
+        }
+
+        /**
+         * How late a timeout may fire, so that the worker wakes once for timeouts due close
+         * together (see {@link WheelScheduledExecutor.Builder#tolerance}); never early.
+         * Default {@value #DEFAULT_TOLERANCE_MILLIS} ms: the worker wakes about 1 ms after a
+         * deadline. That is what a drop-in for {@code HashedWheelTimer} needs: clients that
+         * compare a millisecond clock with their last activity when a timeout fires, and arm a
+         * new timeout for the whole period if any millisecond is left (AsyncHttpClient's read
+         * timeout does), re-arm for a whole period when a timer fires within the millisecond
+         * of its deadline, which an exact timer often does and one that fires a tick late
+         * never does. 0 fires as soon as a timeout is due.
+         *
+         * @param tolerance how much later than its deadline a timeout may fire
+         * @param unit the unit of {@code tolerance}
+         * @return this builder
+         * @throws NullPointerException if {@code unit} is null
+         * @throws IllegalArgumentException if {@code tolerance} is negative
+         */
+        public Builder tolerance(long tolerance, TimeUnit unit) {
+            engine.tolerance(tolerance, unit);
+            return this;
         }
 
         /**

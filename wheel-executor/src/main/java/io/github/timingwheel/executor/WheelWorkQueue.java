@@ -83,11 +83,31 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     sees the task cancelled, or the cancel sees it cleared and applies the task again; a
      *     task applied twice is harmless, since applying only brings the wheel in line with
      *     the task's state.
+     * [7] Re-armable tasks (ArmedDeadline). A touch that moves one later writes only its
+     *     ArmedDeadline; the harvest that finds the task due at its old place re-links it for
+     *     the armed deadline instead of handing it out (WheelShards [5]). A task handed out
+     *     before a touch is checked again when it runs (its CAS to FIRED fails on a later
+     *     deadline) and is re-linked by the worker through movedEarlier's path, which links
+     *     a task that is not in its wheel and moves one that is if its armed deadline is
+     *     earlier. Moving earlier is a submit like a cancel's: tryLock and an unlink and a link,
+     *     or an inbox push. Such a submit may link a task that a harvest has just handed out
+     *     (the move and the hand-out race); the task then sits both in the wheel and in a
+     *     worker's hands, and whichever of the two comes second finds it FIRED and does
+     *     nothing: the CAS on ArmedDeadline, not the wheel, keeps the firing to one.
+     * [8] Tolerance (Linux's timer slack): how late a task may start. The leader parks until
+     *     its next event plus half the tolerance ('slackNanos'; the other half is left for the
+     *     wake-up's own latency) and then harvests everything due, so that the tasks due within
+     *     that half share one wake-up. Producers still compare their bound with the planned
+     *     event ([4]), not with the later wake-up: a task due before the event unparks the
+     *     leader, one due in the slack after it does not. Nothing is handed out before its
+     *     deadline: the harvest takes only due tasks, whatever the slack.
      */
 
     /** The most due tasks one harvest moves out of the wheels for the workers ([5]). */
     static final int READY_BATCH = 64;
     private static final long NOT_PARKED = Long.MIN_VALUE;
+    /** How much later than its planned event the leader wakes: half the tolerance ([8]). */
+    private final long slackNanos;
 
     private final TimeSource clock;
     /** The wheels, their locks and inboxes, and the merged view of time ([1]). */
@@ -115,7 +135,19 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * @param shardCount the number of wheels: a power of two, at most {@link WheelShard#MAX_SHARDS}
      */
     WheelWorkQueue(WheelShape shape, TimeSource clock, int shardCount) {
+        this(shape, clock, shardCount, 0L);
+    }
+
+    /**
+     * @param shardCount the number of wheels: a power of two, at most {@link WheelShard#MAX_SHARDS}
+     * @param toleranceNanos how late a task may start ([8]); 0 for as soon as it is due
+     */
+    WheelWorkQueue(WheelShape shape, TimeSource clock, int shardCount, long toleranceNanos) {
+        if (toleranceNanos < 0L) {
+            throw new IllegalArgumentException("tolerance must not be negative: " + toleranceNanos);
+        }
         this.clock = clock;
+        this.slackNanos = toleranceNanos / 2;
         this.shards = new WheelShards(shardCount, shape, clock.nanoTime());
     }
 
@@ -157,6 +189,14 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         wakeLeaderFor(shards.submit(task, false));
     }
 
+    /**
+     * Moves a re-armable task whose deadline moved earlier ([7]), at once or through its shard's
+     * inbox, and wakes the leader if it is now the first event; any thread.
+     */
+    void movedEarlier(WheelTask task) {
+        wakeLeaderFor(shards.submit(task, false));
+    }
+
     /** Unparks the leader if the shard's bound is now before the leader's wake-up time ([4]). */
     private void wakeLeaderFor(WheelShard shard) {
         if (shard.nextEvent() < parkedUntil) {
@@ -173,14 +213,29 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     static boolean apply(TimingWheel<WheelTask> wheel, WheelTask task) {
         boolean wanted = task.wantsWheel();
         if (wanted == task.isScheduled()) {
-            return false;
+            return wanted && moveEarlier(wheel, task);
         }
         if (wanted) {
-            wheel.schedule(task, task.deadline(), task.sequence());
+            wheel.schedule(task, task.linkDeadline(), task.sequence());
             return true;
         }
         wheel.cancel(task);
         return false;
+    }
+
+    /**
+     * Moves a linked re-armable task whose armed deadline is now before its place in the wheel
+     * ([7]); later deadlines stay where they are until that place comes due (the lazy re-arm).
+     * Call only when holding the wheel's shard lock.
+     */
+    private static boolean moveEarlier(TimingWheel<WheelTask> wheel, WheelTask task) {
+        long armed = task.armedDeadline();
+        if (armed < 0L || armed >= task.deadline()) {
+            return false;
+        }
+        wheel.cancel(task);
+        wheel.schedule(task, armed, task.sequence());
+        return true;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -223,7 +278,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 if (leader != null) {
                     follow(timed, waitNanos);
                 } else {
-                    lead(Math.min(waitNanos, untilEvent), now);
+                    lead(untilEvent, waitNanos, now);
                 }
             }
         } finally {
@@ -298,17 +353,21 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     /**
-     * Parks as the leader for at most {@code parkNanos} ({@link Long#MAX_VALUE}: until woken).
-     * Call only when holding workerLock; it is released while parked and held again on return.
+     * Parks as the leader until the next event plus the slack ([8]), or for {@code waitNanos}
+     * if that is sooner ({@link Long#MAX_VALUE}: until woken). Call only when holding
+     * workerLock; it is released while parked and held again on return.
      */
-    private void lead(long parkNanos, long now) throws InterruptedException {
+    private void lead(long untilEvent, long waitNanos, long now) throws InterruptedException {
+        long parkNanos = Math.min(waitNanos, untilEvent == Long.MAX_VALUE
+                ? Long.MAX_VALUE : TimingWheel.addSaturated(untilEvent, slackNanos));
         Thread me = Thread.currentThread();
         leader = me;
         try {
             parkedLeader = me;
-            long until = parkNanos == Long.MAX_VALUE
+            // What producers compare with: the planned event, not the slack after it ([8]).
+            long until = untilEvent == Long.MAX_VALUE
                     ? Long.MAX_VALUE
-                    : TimingWheel.addSaturated(shards.timeReference().wheelTime(now), parkNanos);
+                    : TimingWheel.addSaturated(shards.timeReference().wheelTime(now), untilEvent);
             parkedUntil = until;
             if (shards.earliestEvent() < until) {
                 return; // a producer lowered a bound meanwhile: plan again ([4])
@@ -597,6 +656,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 action.accept(task);
             }
         });
+    }
+
+    /** Lazy re-arms of re-armable tasks so far (WheelShards [5]); any thread, no lock. */
+    long relinks() {
+        return shards.relinks();
     }
 
     /** Tasks in the shards' inboxes now; for tests of the bound. */

@@ -98,7 +98,7 @@ class SchedulerMetricsTest {
         assertThat(end.name()).isEqualTo("metrics-test");
         assertThat(end.workers()).isEqualTo(1);
         assertThat(end).hasToString("metrics-test: pending=0 scheduled=5 ran=4 failed=1 cancelled=2 rejected=1"
-                + " running=0/1 workers, late n=5 p50<=2.05ms p99<=5ms max=5ms");
+                + " running=0/1 workers, rearms=0, late n=5 p50<=2.05ms p99<=5ms max=5ms");
     }
 
     /** Lateness is measured on the executor's time source, to the nanosecond: 999 ns and 1000 ns fall apart. */

@@ -1,0 +1,132 @@
+package io.github.timingwheel.executor;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The executor's re-armable timeout ({@link WheelScheduledExecutor#scheduleRearmable}): a
+ * one-shot {@link ScheduledTask} whose deadline a touch pushes back in place.
+ */
+final class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void> {
+
+    /*
+     * Implementation notes
+     *
+     * [1] Who decides. 'armed' (ArmedDeadline) is the one word touch, fire and cancel agree on;
+     *     the wheel position (TimerNode.deadline) only says when to look at it next, and is
+     *     never later than the armed deadline once the moves submitted so far are applied.
+     * [2] A touch CASes 'armed'. Only a move to before the previous armed deadline submits the
+     *     task to its shard (WheelWorkQueue [7]): the harvest re-links a task at a deadline it
+     *     read under the lock, which is a value 'armed' had, so if 'armed' has since fallen
+     *     below it, one of the CASes since went down, and that one's submit (applied under the
+     *     lock, after the harvest) moves the task to the armed deadline it then reads.
+     * [3] run() claims first: a task handed out whose deadline a touch moved in the meantime
+     *     goes back to its wheel instead of running (the CAS fails on the later deadline);
+     *     only the claim's winner runs the body, through ScheduledTask's run, which keeps the
+     *     executor's shutdown policies, hooks and counts.
+     * [4] Lateness is measured against the armed deadline the claim fired at
+     *     (ArmedDeadline.firedAt), not against the old wheel position.
+     */
+
+    /** See [1]. */
+    private final ArmedDeadline armed;
+
+    RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos) {
+        this(owner, command, timeoutNanos, owner.deadlineAfter(timeoutNanos));
+    }
+
+    private RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long deadline) {
+        super(owner, command, deadline);
+        this.armed = new ArmedDeadline(deadline, timeoutNanos);
+    }
+
+    @Override
+    long armedDeadline() {
+        long d = armed.get();
+        return d >= 0L ? d : -1L;
+    }
+
+    @Override
+    long firedDeadline() {
+        long firedAt = armed.firedAt(); // [4]
+        return firedAt >= 0L ? firedAt : deadline();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Rearmable
+
+    @Override
+    public boolean touch() {
+        return moveTo(owner.deadlineAfter(armed.timeoutNanos()));
+    }
+
+    @Override
+    public boolean rearm(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
+        if (!isArmed()) {
+            return false;
+        }
+        armed.setTimeoutNanos(timeoutNanos);
+        return moveTo(owner.deadlineAfter(timeoutNanos));
+    }
+
+    /** [2]. */
+    private boolean moveTo(long target) {
+        long before = armed.moveTo(target);
+        if (before < 0L) {
+            return false;
+        }
+        if (target < before) {
+            owner.queue().movedEarlier(this);
+        }
+        return true;
+    }
+
+    @Override
+    public long timeout(TimeUnit unit) {
+        return unit.convert(armed.timeoutNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public long remaining(TimeUnit unit) {
+        long d = armed.get();
+        return d < 0L ? 0L : unit.convert(d - owner.wheelNow(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public boolean isArmed() {
+        return armed.get() >= 0L;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Future and task
+
+    /** The time left until the armed deadline, as {@link #remaining}; the last deadline once ended. */
+    @Override
+    public long getDelay(TimeUnit unit) {
+        return unit.convert(linkDeadline() - owner.wheelNow(), TimeUnit.NANOSECONDS);
+    }
+
+    /** [3]. */
+    @Override
+    public void run() {
+        long now = owner.wheelNow();
+        long claimed = armed.claim(now);
+        if (claimed == ArmedDeadline.CLAIMED) {
+            super.run();
+        } else if (claimed >= 0L) {
+            owner.relinkRearmed(this); // touched since the harvest: back to the wheel
+        }
+    }
+
+    /**
+     * Ends the arming (touch returns false from now on), then cancels the future as any
+     * future is cancelled: before the action started, it never starts.
+     */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        armed.cancel();
+        return super.cancel(mayInterruptIfRunning);
+    }
+}

@@ -1,0 +1,298 @@
+package io.github.timingwheel.executor;
+
+import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static java.util.concurrent.TimeUnit.MICROSECONDS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.timingwheel.core.ManualTimeSource;
+import io.netty.util.Timeout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Re-armable timeouts on a manual clock, for the executor and the timer alike: a touch pushes
+ * the deadline back without wheel work, the harvest re-links the task once for what is left, a
+ * shorter timeout moves it earlier exactly, and a handle fires or is cancelled once.
+ *
+ * <p>Mutants each test was seen to fail on (named in the test): a touch that does not move the
+ * deadline, a harvest that hands a touched task out instead of re-linking it, a move earlier
+ * that does not reach the wheel, a claim that fires on a later deadline, a cancel that leaves
+ * the handle armed.
+ */
+class RearmableTest {
+
+    /** Clock origins: the wheel's time must not care where nanoTime starts. */
+    static Stream<Long> origins() {
+        return Stream.of(Long.MIN_VALUE + 1, -1L, 0L, Long.MAX_VALUE - SECONDS.toNanos(3600));
+    }
+
+    /** A scheduler under test: the executor or the timer, each with one worker, no tolerance. */
+    private interface Subject extends AutoCloseable {
+        Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit);
+
+        boolean cancel(Rearmable handle);
+
+        /** A plain one-shot task. */
+        void once(Runnable action, long delay, java.util.concurrent.TimeUnit unit);
+
+        SchedulerMetrics metrics();
+
+        ManualClockWorkers workers();
+
+        @Override
+        void close();
+    }
+
+    static Stream<Object[]> subjects() {
+        List<Object[]> all = new ArrayList<>();
+        origins().forEach(origin -> {
+            all.add(new Object[] {"executor", origin});
+            all.add(new Object[] {"timer", origin});
+        });
+        return all.stream();
+    }
+
+    private static Subject subject(String kind, ManualTimeSource clock) {
+        if (kind.equals("executor")) {
+            WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                    .workers(1).timeSource(clock).daemon(true).build();
+            ManualClockWorkers workers = new ManualClockWorkers(clock, executor);
+            return new Subject() {
+                @Override
+                public Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit) {
+                    return executor.scheduleRearmable(action, timeout, unit);
+                }
+
+                @Override
+                public boolean cancel(Rearmable handle) {
+                    return ((RearmableFuture<?>) handle).cancel(false);
+                }
+
+                @Override
+                public void once(Runnable action, long delay, java.util.concurrent.TimeUnit unit) {
+                    executor.schedule(action, delay, unit);
+                }
+
+                @Override
+                public SchedulerMetrics metrics() {
+                    return executor.metrics();
+                }
+
+                @Override
+                public ManualClockWorkers workers() {
+                    return workers;
+                }
+
+                @Override
+                public void close() {
+                    executor.shutdownNow();
+                    try {
+                        awaitTermination(executor);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new AssertionError(e);
+                    }
+                }
+            };
+        }
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tolerance(0, MILLISECONDS).daemon(true).build();
+        ManualClockWorkers workers = new ManualClockWorkers(clock, timer.engine());
+        return new Subject() {
+            @Override
+            public Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit) {
+                return timer.newRearmableTimeout(t -> action.run(), timeout, unit);
+            }
+
+            @Override
+            public boolean cancel(Rearmable handle) {
+                return ((Timeout) handle).cancel();
+            }
+
+            @Override
+            public void once(Runnable action, long delay, java.util.concurrent.TimeUnit unit) {
+                timer.newTimeout(t -> action.run(), delay, unit);
+            }
+
+            @Override
+            public SchedulerMetrics metrics() {
+                return timer.metrics();
+            }
+
+            @Override
+            public ManualClockWorkers workers() {
+                return workers;
+            }
+
+            @Override
+            public void close() {
+                timer.stop();
+            }
+        };
+    }
+
+    /**
+     * Touched at 5 ms, a 10 ms timeout fires at 15 ms, not at 10 ms, and the harvest at 10 ms
+     * re-links it once. Mutants: a touch whose CAS is skipped (ArmedDeadline.moveTo returning
+     * before it) fires at 10 ms; a harvest that hands the task out instead of re-linking it
+     * (WheelShards.harvest without the relink branch) still fires at 15 ms, through the worker's
+     * claim, but counts no re-arm.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void touch_pushesDeadlineBack_andHarvestRelinksOnce(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger fired = new AtomicInteger();
+        try (Subject subject = subject(kind, clock)) {
+            Rearmable handle = subject.arm(fired::incrementAndGet, 10, MILLISECONDS);
+            subject.workers().advance(5, MILLISECONDS);
+            assertThat(handle.touch()).isTrue();
+            assertThat(handle.remaining(MILLISECONDS)).isEqualTo(10);
+            subject.workers().advance(5, MILLISECONDS); // the old deadline
+            assertThat(fired).hasValue(0);
+            assertThat(subject.metrics().rearms()).isEqualTo(1);
+            subject.workers().advance(4_999, MICROSECONDS);
+            assertThat(fired).hasValue(0);
+            subject.workers().advance(1, MICROSECONDS); // the new one
+            assertThat(fired).hasValue(1);
+            assertThat(handle.isArmed()).isFalse();
+            assertThat(handle.touch()).as("a touch after the firing").isFalse();
+            subject.workers().advance(1, SECONDS);
+            assertThat(fired).hasValue(1);
+            assertThat(subject.metrics().rearms()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A thousand touches between two harvests cost one re-link, whatever their number.
+     * Mutant: a touch that submits the task to its shard as a move (WheelWorkQueue.movedEarlier
+     * on every touch) still fires right, but the apply re-links nothing and the count stays
+     * one; what this test pins is that touches are not counted as re-arms and that the task
+     * fires at the last touch plus the timeout.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void manyTouches_oneRelink_firesAfterTheLast(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger fired = new AtomicInteger();
+        try (Subject subject = subject(kind, clock)) {
+            Rearmable handle = subject.arm(fired::incrementAndGet, 10, MILLISECONDS);
+            for (int i = 0; i < 1_000; i++) {
+                clock.advance(10, MICROSECONDS); // no harvest in between: the clock only
+                assertThat(handle.touch()).isTrue();
+            }
+            subject.workers().advance(0, MILLISECONDS); // now 10 ms: the old deadline
+            assertThat(fired).hasValue(0);
+            assertThat(subject.metrics().rearms()).isEqualTo(1);
+            subject.workers().advance(9_999, MICROSECONDS);
+            assertThat(fired).hasValue(0);
+            subject.workers().advance(1, MICROSECONDS); // 10 ms after the last touch
+            assertThat(fired).hasValue(1);
+        }
+    }
+
+    /**
+     * A shorter timeout moves the deadline earlier exactly. Mutant: a move earlier that only
+     * CASes the handle (no WheelWorkQueue.movedEarlier) fires at 10 s instead of 1 ms.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void rearmShorter_movesEarlier_exactly(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger fired = new AtomicInteger();
+        try (Subject subject = subject(kind, clock)) {
+            Rearmable handle = subject.arm(fired::incrementAndGet, 10, SECONDS);
+            subject.workers().advance(1, MILLISECONDS);
+            assertThat(handle.rearm(2, MILLISECONDS)).isTrue();
+            assertThat(handle.timeout(MILLISECONDS)).isEqualTo(2);
+            subject.workers().advance(1_999, MICROSECONDS);
+            assertThat(fired).as("never early").hasValue(0);
+            subject.workers().advance(1, MICROSECONDS);
+            assertThat(fired).hasValue(1);
+        }
+    }
+
+    /**
+     * A touch after the deadline but before the firing re-arms: the claim fails on the later
+     * deadline. A plain task due at the same time, scheduled first, is handed out in the same
+     * batch and runs first on the one worker; it touches the re-armable one, which the harvest
+     * has already handed out. Mutant: a claim that fires whatever the deadline
+     * (ArmedDeadline.claim without the {@code seen > now} test) fires at 10 ms.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void touchAfterHandOut_beforeClaim_wins(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger fired = new AtomicInteger();
+        AtomicReference<Rearmable> handle = new AtomicReference<>();
+        AtomicBoolean touched = new AtomicBoolean();
+        try (Subject subject = subject(kind, clock)) {
+            subject.once(() -> touched.set(handle.get().touch()), 10, MILLISECONDS);
+            handle.set(subject.arm(fired::incrementAndGet, 10, MILLISECONDS));
+            subject.workers().advance(10, MILLISECONDS);
+            assertThat(touched).isTrue();
+            assertThat(fired).hasValue(0);
+            assertThat(handle.get().isArmed()).isTrue();
+            subject.workers().advance(9_999, MICROSECONDS);
+            assertThat(fired).as("never early").hasValue(0);
+            subject.workers().advance(1, MICROSECONDS);
+            assertThat(fired).hasValue(1);
+        }
+    }
+
+    /**
+     * Cancel ends the arming: touch and rearm return false, the action never runs, a second
+     * cancel returns false. Mutant: a cancel that skips ArmedDeadline.cancel leaves touch
+     * returning true.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void cancel_endsTheArming(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger fired = new AtomicInteger();
+        try (Subject subject = subject(kind, clock)) {
+            Rearmable handle = subject.arm(fired::incrementAndGet, 10, MILLISECONDS);
+            subject.workers().advance(5, MILLISECONDS);
+            assertThat(subject.cancel(handle)).isTrue();
+            assertThat(subject.cancel(handle)).isFalse();
+            assertThat(handle.isArmed()).isFalse();
+            assertThat(handle.touch()).isFalse();
+            assertThat(handle.rearm(1, MILLISECONDS)).isFalse();
+            subject.workers().advance(1, SECONDS);
+            assertThat(fired).hasValue(0);
+            assertThat(subject.metrics().cancelled()).isEqualTo(1);
+        }
+    }
+
+    /** The executor's handle is a future: get waits for the action, cancel makes it throw. */
+    @ParameterizedTest(name = "origin {0}")
+    @MethodSource("origins")
+    void executorHandle_isAFuture(long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).timeSource(clock).daemon(true).build();
+        ManualClockWorkers workers = new ManualClockWorkers(clock, executor);
+        try {
+            RearmableFuture<Void> ran = executor.scheduleRearmable(() -> { }, 1, MILLISECONDS);
+            RearmableFuture<Void> cancelled = executor.scheduleRearmable(() -> { }, 1, MILLISECONDS);
+            assertThat(ran.getDelay(MILLISECONDS)).isEqualTo(1);
+            cancelled.cancel(false);
+            workers.advance(1, MILLISECONDS);
+            assertThat(ran.get()).isNull();
+            assertThat(ran.isDone()).isTrue();
+            assertThatThrownBy(cancelled::get).isInstanceOf(CancellationException.class);
+        } finally {
+            executor.shutdownNow();
+            awaitTermination(executor);
+        }
+    }
+}
