@@ -22,7 +22,10 @@ import java.util.stream.Collectors;
  * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
  * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic,
  * scale, flood, contention (default: all, in that order). {@code --quick} shrinks every size,
- * to check that the runner works, not to measure.
+ * to check that the runner works, not to measure. The subjects {@code baseline-executor} and
+ * {@code baseline-timer} are our library as built from another commit, named by
+ * {@code -Dbaseline.classpath}; {@code benchmarks/ab.sh <commit> [arguments]} builds it and runs
+ * this runner with it.
  */
 public final class ScenarioRunner {
 
