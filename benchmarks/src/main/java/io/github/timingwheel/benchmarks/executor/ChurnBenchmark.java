@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Netty is therefore the rate at which its worker keeps up, give or take a backlog of at most
  * {@value #BACKLOG_LIMIT} timers.
  *
- * <p>Run (about 6 minutes on 2 cores):
+ * <p>Run (about 5 minutes on 2 cores):
  * {@code java -jar benchmarks/target/benchmarks.jar ChurnBenchmark -f 1 -wi 2 -w 2s -i 3 -r 2s}
  */
 @BenchmarkMode(Mode.Throughput)

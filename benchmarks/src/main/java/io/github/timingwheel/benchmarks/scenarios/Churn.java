@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The network-timeout pattern: each producer keeps a ring of {@code ring} live timers with
  * delays of 10 to 30 s; each step cancels the oldest and arms a new one. Pairs per second with
  * each producer count ({@code seconds} each, after as long again of warm-up within the round;
- * 4 producers on a 2-core machine show whether a subject collapses when oversubscribed); then every ring timer is cancelled and the heap retained after a full GC is
- * compared with the heap before the subject was created: what the subject still holds after
- * millions of timers came and went (its fixed structures, and anything kept of cancelled ones).
+ * 4 producers on a 2-core machine show whether a subject collapses when oversubscribed); then
+ * every ring timer is cancelled and the heap retained after a full GC is compared with the heap
+ * before the subject was created: what the subject still holds after millions of timers came
+ * and went (its fixed structures, and anything kept of cancelled ones).
  *
  * <p>The clock stops when the subject has absorbed every pair, not when the producers stop:
  * each producer arms a zero-delay marker after its last pair, and the span ends when the last
