@@ -5,7 +5,6 @@ import io.github.timingwheel.core.WheelShape;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The executor's package-private test hooks, for the stress tests of {@code
@@ -43,10 +42,28 @@ public final class StressHooks {
         return queue;
     }
 
+    /** A shard's lock, as the stress tests of another package may hold it. */
+    public interface ShardLock {
+        void lock();
+
+        void unlock();
+    }
+
     /** The lock of the shard a task made now by the calling thread goes to. */
-    public static ReentrantLock homeShardLock(WheelScheduledExecutor executor) {
+    public static ShardLock homeShardLock(WheelScheduledExecutor executor) {
         WheelWorkQueue queue = executor.queue();
-        return queue.shardLock(queue.homeShard());
+        WheelShard shard = queue.shard(queue.homeShard());
+        return new ShardLock() {
+            @Override
+            public void lock() {
+                shard.lock();
+            }
+
+            @Override
+            public void unlock() {
+                shard.unlock();
+            }
+        };
     }
 
     /** Tasks waiting in the executor's shard inboxes now. */
@@ -59,7 +76,7 @@ public final class StressHooks {
      * that thread then releases with a plain unlock: a task the action pushed into the shard's
      * inbox stays there for the next holder to drain.
      */
-    public static void whileHeldElsewhere(ReentrantLock lock, Runnable action) {
+    public static void whileHeldElsewhere(ShardLock lock, Runnable action) {
         onHolder(lock::lock);
         try {
             action.run();

@@ -6,7 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
 
 /** Padding before the shard's hot fields, so that two shards never share a cache line. */
@@ -16,6 +16,8 @@ abstract class WheelShardPadBefore {
 
 /** The fields producers and the leader read and write. */
 abstract class WheelShardHotFields extends WheelShardPadBefore {
+    /** The shard's lock: 0 free, 1 held. See WheelShard [1], [2]. */
+    volatile int lockState;
     /** See WheelShard [3]. */
     volatile long wheelEvent = Long.MAX_VALUE;
     /** See WheelShard [4]. */
@@ -41,24 +43,37 @@ final class WheelShard extends WheelShardPadAfter {
     /*
      * Implementation notes
      *
-     * [1] Ownership. 'wheel' and every wheel field of the tasks in it are guarded by 'lock'.
-     *     Producers only ever tryLock it, and hold it for O(1) wheel work plus at most
-     *     DRAIN_BATCH inbox tasks; the leader locks it to harvest (WheelWorkQueue), and views
-     *     to read it. Lock order: a worker holds the queue's worker lock, then shard locks in
-     *     index order; producers hold at most one shard lock and never the worker lock.
+     * [1] Ownership. 'wheel' and every wheel field of the tasks in it are guarded by the
+     *     shard's lock, a word of its own ('lockState'): tryLock is one CAS from 0 to 1,
+     *     unlock one release store of 0, which is all a pair of schedule and cancel pays for
+     *     it (a ReentrantLock's owner bookkeeping and the full fence of its volatile unlock cost
+     *     a fifth of a pair). The CAS acquires and the release store releases, so each holder
+     *     sees what the previous one wrote. Producers only ever tryLock it, and hold it for
+     *     O(1) wheel work plus at most DRAIN_BATCH inbox tasks; the leader (to harvest), views,
+     *     and a producer facing a full inbox wait for it by spinning, yielding and then
+     *     parking briefly: every holder lets go after bounded work, and nobody queues. It
+     *     has no owner and is not reentrant: no holder locks a shard it holds. Lock
+     *     order: a worker holds the queue's worker lock, then shard locks in index order;
+     *     producers hold at most one shard lock and never the worker lock.
      * [2] In place, never waiting. schedule and cancel tryLock the shard; if it is free they
      *     apply the task to the wheel (link it if it wants the wheel and is not in it, unlink
      *     it if the reverse: WheelWorkQueue.apply's rule, which only brings the wheel in line
      *     with the task's state, so applying a task twice or late is harmless). If it is busy
      *     they push the task into 'inbox' (JCTools, bounded, multi-producer, single consumer:
      *     the lock holder) and try the lock once more. The holder, after it unlocks, looks at
-     *     the inbox and drains it if tryLock succeeds. Unlock (a volatile write) then look (a
-     *     volatile read), against push (a volatile write) then tryLock (a CAS): Dekker, so at
-     *     least one of the two sees the other and the task is applied by one of them, unless a
-     *     third thread holds the lock, which looks in its turn when it unlocks. Each look is
-     *     bounded (HELP_ROUNDS drains of DRAIN_BATCH), so no flood keeps a producer draining;
-     *     what a bounded look leaves is applied by the next holder, and a producer that finds
-     *     the inbox past DRAIN_BATCH asks the leader to harvest the shard ([4]).
+     *     the inbox and drains it if tryLock succeeds. Nearly always one of the two sees the
+     *     other, but not always: the unlock is a release store with no fence after it, so the
+     *     holder's look may pass the store while the pusher's CAS still finds the lock held,
+     *     and then both miss (the full fence that would forbid it costs more than the rest of
+     *     the lock). Nothing depends on it: such a task waits in the inbox for the shard's
+     *     next holder (the next schedule or cancel made in place there, or a harvest); a
+     *     queued task has lowered 'inboxEvent' ([4]), so the leader harvests the shard, and
+     *     drains the inbox, no later than the task's deadline; views drain every inbox first.
+     *     A cancel may so stay unapplied a while longer, and its task in the wheel, which is
+     *     memory, not behaviour: a cancelled task is never handed out. Each look is bounded
+     *     (HELP_ROUNDS drains of DRAIN_BATCH), so no flood keeps a producer draining; what a
+     *     bounded look leaves is applied by the next holder, and a producer that finds the
+     *     inbox past DRAIN_BATCH asks the leader to harvest the shard ([4]).
      * [3] 'wheelEvent' is a lower bound of the wheel's next event (WheelWorkQueue's leader
      *     parks until the earliest over all shards). Written only under the lock: set exactly
      *     to wheel.nextEventTime() by a harvest, lowered by an in-place schedule whose task is
@@ -97,8 +112,12 @@ final class WheelShard extends WheelShardPadAfter {
     private static final int SIZE_CHECK_ODDS = 32;
     private static final int INBOX_CHUNK = 1024;
 
+    /** Spins of lock() before it yields, and yields before it parks ([1]). */
+    private static final int LOCK_SPINS = 64;
+    private static final int LOCK_YIELDS = 16;
+    private static final long LOCK_PARK_NANOS = 20_000L;
+
     final int index;
-    final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock ([1]). */
     private final TimingWheel<WheelTask> wheel;
     /** Tasks whose state changed while the lock was busy ([2]). */
@@ -109,6 +128,32 @@ final class WheelShard extends WheelShardPadAfter {
     WheelShard(int index, WheelShape shape, long originNanos) {
         this.index = index;
         this.wheel = new TimingWheel<>(shape, originNanos);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The lock ([1]).
+
+    /** Takes the lock if it is free: one CAS, and a plain read first so a busy lock costs none. */
+    boolean tryLock() {
+        return lockState == 0 && LOCK_STATE.compareAndSet(this, 0, 1);
+    }
+
+    /** Waits for the lock: spins, then yields, then parks briefly between tries ([1]). */
+    void lock() {
+        for (int tries = 0; !tryLock(); tries++) {
+            if (tries < LOCK_SPINS) {
+                Thread.onSpinWait();
+            } else if (tries < LOCK_SPINS + LOCK_YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, LOCK_PARK_NANOS);
+            }
+        }
+    }
+
+    /** Lets the lock go: a release store, no fence ([1], [2]). Call only when holding it. */
+    void unlock() {
+        LOCK_STATE.setRelease(this, 0);
     }
 
     /** The wheel; call only when holding lock. */
@@ -133,7 +178,7 @@ final class WheelShard extends WheelShardPadAfter {
      * @return true if applied in place; false if pushed into the inbox
      */
     boolean submit(WheelTask task, boolean queueing, SequenceCounter sequences) {
-        if (lock.tryLock()) {
+        if (tryLock()) {
             try {
                 if (queueing) {
                     task.assignSequence(sequences.next(index));
@@ -167,7 +212,7 @@ final class WheelShard extends WheelShardPadAfter {
         if (queueing || armed >= 0L) { // a re-armable task moving earlier needs the bound too
             lowerInboxEvent(armed >= 0L ? armed : task.deadline());
         }
-        if (lock.tryLock()) { // [2]: the holder may have unlocked before it could see the push
+        if (tryLock()) { // [2]: the holder may have unlocked before it could see the push
             try {
                 drainInbox(DRAIN_BATCH);
             } finally {
@@ -180,7 +225,7 @@ final class WheelShard extends WheelShardPadAfter {
     }
 
     private void applyUnderFullInbox() {
-        lock.lock();
+        lock();
         try {
             drainInbox(DRAIN_BATCH);
         } finally {
@@ -199,12 +244,12 @@ final class WheelShard extends WheelShardPadAfter {
 
     /** Unlocks, then drains what producers pushed meanwhile, boundedly ([2]). */
     void unlockAndHelp() {
-        lock.unlock();
-        for (int round = 0; round < HELP_ROUNDS && !inbox.isEmpty() && lock.tryLock(); round++) {
+        unlock();
+        for (int round = 0; round < HELP_ROUNDS && !inbox.isEmpty() && tryLock(); round++) {
             try {
                 drainInbox(DRAIN_BATCH);
             } finally {
-                lock.unlock();
+                unlock();
             }
         }
     }
@@ -270,11 +315,13 @@ final class WheelShard extends WheelShardPadAfter {
         return inbox.size();
     }
 
+    private static final VarHandle LOCK_STATE;
     private static final VarHandle INBOX_EVENT;
     private static final VarHandle RELINKS;
 
     static {
         try {
+            LOCK_STATE = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "lockState", int.class);
             INBOX_EVENT = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "inboxEvent", long.class);
             RELINKS = MethodHandles.lookup().findVarHandle(WheelShard.class, "relinks", long.class);
         } catch (ReflectiveOperationException e) {

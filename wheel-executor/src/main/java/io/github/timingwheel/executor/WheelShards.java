@@ -3,7 +3,6 @@ package io.github.timingwheel.executor;
 import io.github.timingwheel.core.TimingWheel;
 import io.github.timingwheel.core.WheelShape;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -134,7 +133,7 @@ final class WheelShards {
         int locked = 0;
         for (WheelShard shard : shards) {
             if (shard.nextEvent() <= now) {
-                shard.lock.lock();
+                shard.lock();
                 harvesting[locked++] = shard;
             }
         }
@@ -194,7 +193,7 @@ final class WheelShards {
     /** Locks every shard in index order and drains each inbox, so the wheels show every task. */
     void lockAllForView() {
         for (WheelShard shard : shards) {
-            shard.lock.lock();
+            shard.lock();
             shard.drainInboxForView();
         }
     }
@@ -246,9 +245,9 @@ final class WheelShards {
         }
     }
 
-    /** A shard's lock; for tests. */
-    ReentrantLock lockOf(int index) {
-        return shards[index].lock;
+    /** A shard, whose lock() and unlock() tests use; for tests. */
+    WheelShard shard(int index) {
+        return shards[index];
     }
 
     /** Lazy re-arms in every shard so far ([5]); any thread, no lock. */

@@ -588,7 +588,10 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (maxElements <= 0) {
             return 0;
         }
-        return underViewLocks(() -> {
+        // Only workerLock: the harvest locks the shards that have anything due (and drains
+        // their inboxes) itself; the shard locks are not reentrant.
+        workerLock.lock();
+        try {
             int[] moved = new int[1];
             ready.claimAll(maxElements, task -> {
                 if (task.wantsWheel()) { // a task cancelled since its hand-off has left the queue
@@ -609,7 +612,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 }
             }
             return moved[0];
-        });
+        } finally {
+            workerLock.unlock();
+        }
     }
 
     /** A snapshot iterator whose {@code remove} removes the last task from this queue. */
@@ -673,9 +678,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return shards.count();
     }
 
-    /** A shard's lock; for tests that hold it to send producers through the inbox. */
-    ReentrantLock shardLock(int index) {
-        return shards.lockOf(index);
+    /** A shard; for tests that hold its lock to send producers through the inbox. */
+    WheelShard shard(int index) {
+        return shards.shard(index);
     }
 
     /** Whether a leader is parked (or about to park); for tests of who drains the inbox. */

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,13 +61,13 @@ class InboxReleaseTest {
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Thread holder = new Thread(() -> {
-            ReentrantLock lock = executor.queue().shardLock(0);
-            lock.lock();
+            WheelShard shard = executor.queue().shard(0);
+            shard.lock();
             try {
                 held.countDown();
                 ExecutorTesting.awaitInTask(release);
             } finally {
-                lock.unlock();
+                shard.unlock();
             }
         }, "inbox-release-test-holder");
         try {
