@@ -209,8 +209,9 @@ public final class CancelVsFireStress {
      * completed run, would show as a cancel that returned true on a future that is not cancelled
      * (or the reverse).
      *
-     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): see
-     * the report line in the module README.
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+     * configurations): a run that completes the task with a plain write over a cancel (no CAS
+     * from NEW) gave the forbidden (1, 1, 0, 0) and (1, 1, 1, 0) in 183,640 of 917,806 samples.
      *
      * <p>Result: (cancel returned true, runs of the body, began after the successful cancel,
      * future cancelled).

@@ -141,8 +141,10 @@ public final class PeriodicCancelStress {
      * does, so no worker ever runs it. A re-queue that comes after the cancel must not leave the
      * cancelled task in the queue, and no run may begin after the cancel returned.
      *
-     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): see
-     * the report line in the module README.
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+     * configurations): an in-place enqueue that links the task without asking whether it still
+     * wants the wheel (so a re-queue after the cancel links a cancelled task) gave the forbidden
+     * (1, 1, 0, 1) in 43 of 950,220 samples.
      *
      * <p>Result: (cancel returned true, runs, starts after the cancel, still queued).
      */
