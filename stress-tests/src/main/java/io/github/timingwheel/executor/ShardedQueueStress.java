@@ -44,7 +44,9 @@ public final class ShardedQueueStress {
      * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
      * configurations): a harvest that does not lock the shards it harvests made this test fail
      * in both configurations, not with a forbidden outcome but with the wheel's due heap
-     * corrupted under the actors ({@code NullPointerException} in {@code DueHeap.place}).
+     * corrupted under the actors ({@code NullPointerException} in {@code DueHeap.place}). An
+     * in-place insert that does not lower the shard's published bound (WheelShard [3]) gave
+     * the forbidden (0, 1, 7, 9) in 267,878 of 267,878 samples: nothing was ever harvested.
      *
      * <p>Result: (tasks the actor's harvest took, b applied in place, hand-outs of a, hand-outs
      * of b), with 9 in the last place when the shard did not end empty.
@@ -115,7 +117,8 @@ public final class ShardedQueueStress {
      * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags): a
      * harvest that does not lock the shards made it fail in both configurations with the due
      * heap corrupted ({@code ArrayIndexOutOfBoundsException} and {@code NullPointerException} in
-     * {@code DueHeap}), not with a forbidden outcome.
+     * {@code DueHeap}), not with a forbidden outcome. An in-place insert that does not lower
+     * the shard's published bound gave the forbidden (1, 0, 0, 9) in 320,271 of 320,271.
      *
      * <p>Result: (cancel returned true, what the actor's poll got: 1 for a, 2 for b, hand-outs of
      * a, hand-outs of b), with 9 in the last place when the queue did not end empty.
