@@ -71,6 +71,11 @@ public final class StressHooks {
         return executor.queue().inboxSize();
     }
 
+    /** Whether an executor's task sits in its shard's inbox, not yet drained (the inbox mark). */
+    public static boolean inInbox(Object task) {
+        return task instanceof WheelTask t && t.inInbox();
+    }
+
     /**
      * Runs {@code action} on the calling thread while another thread holds {@code lock}, which
      * that thread then releases with a plain unlock: a task the action pushed into the shard's

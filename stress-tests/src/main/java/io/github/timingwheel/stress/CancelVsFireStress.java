@@ -200,4 +200,57 @@ public final class CancelVsFireStress {
             r.r4 = body.interruptedAtStart + (body.cancelReturnedTrue ? 0 : 2 * interruptLeft);
         }
     }
+
+    /**
+     * {@link WorkerFires} with both parties under jcstress's control: one actor calls
+     * {@code run()} as a worker does once it has taken the task, the other {@code cancel(false)}.
+     * The last column is the future's final state, which must agree with the cancel's return: a
+     * run that completed the task after a successful cancel, or a cancel that won against a
+     * completed run, would show as a cancel that returned true on a future that is not cancelled
+     * (or the reverse).
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+     * configurations): a run that completes the task with a plain write over a cancel (no CAS
+     * from NEW) gave the forbidden (1, 1, 0, 0) and (1, 1, 1, 0) in 183,640 of 917,806 samples.
+     *
+     * <p>Result: (cancel returned true, runs of the body, began after the successful cancel,
+     * future cancelled).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "Cancel won before run() claimed the task: run() did nothing.")
+    @Outcome(id = "1, 1, 0, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "Cancel came while the body ran: true (FutureTask's contract), the body finished.")
+    @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "run() had claimed the task just before cancel; the body's first line came after "
+                    + "cancel returned (FutureTask's window; see the javadoc).")
+    @Outcome(id = "0, 1, 0, 0", expect = Expect.ACCEPTABLE,
+            desc = "run() completed the task first; cancel returned false.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A body that ran twice, or never although cancel returned false, or a final "
+                    + "state that disagrees with cancel's return.")
+    @State
+    public static class CancelVsRun {
+        final Body body = new Body();
+        final RunnableScheduledFuture<?> task =
+                (RunnableScheduledFuture<?>) EXECUTOR.schedule(body, 1L, TimeUnit.HOURS);
+
+        @Actor
+        public void runAsAWorkerDoes() {
+            task.run();
+        }
+
+        @Actor
+        public void cancel(IIII_Result r) {
+            r.r1 = body.cancel(task, false) ? 1 : 0;
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            EXECUTOR.remove(task); // a task that run() completed stays queued until removed
+            r.r2 = body.runs;
+            r.r3 = body.beganAfterCancel;
+            r.r4 = task.isCancelled() ? 1 : 0;
+        }
+    }
 }

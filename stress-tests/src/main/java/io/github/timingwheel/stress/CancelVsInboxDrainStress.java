@@ -1,5 +1,6 @@
 package io.github.timingwheel.stress;
 
+import io.github.timingwheel.executor.StressHooks;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ScheduledFuture;
@@ -10,7 +11,7 @@ import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * {@code cancel} racing with the drain of the executor's inbox, for a task that is still in the
@@ -20,12 +21,26 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * cancelled task would be inserted into the wheel and stay there, unreachable by any cancel,
  * until its deadline an hour later.
  *
- * <p>The state schedules a task an hour out, which goes to the inbox. One actor cancels it; the
- * other drains the inbox (a queue view drains it under the lock, as a worker does; the shared
- * executor's leader may drain it too). The arbiter asks the queue, after one more drain, whether
- * the task is still there.
+ * <p>Since schedule and cancel are applied in place, a task reaches the inbox only when its
+ * shard's lock is busy, which in this test it would almost never be: the schedule would link
+ * the task and the cancel unlink it, and the race would not be run at all. So the state forces
+ * the inbox path: it schedules the task (an hour out) while a helper thread holds the lock of
+ * the state thread's home shard (the test hooks {@code homeShard} and {@code shardLock}, through
+ * {@code StressHooks}), so that both of the producer's {@code tryLock}s fail and the task stays in
+ * the inbox, marked; the helper then lets the lock go without draining. One actor cancels it,
+ * and records whether the task was still in the inbox when it began (another state's view may
+ * have drained it first: then this sample did not run the race, which the count shows);
+ * the other drains the inbox (a queue view drains it under the shard lock, as a harvest does).
+ * The arbiter asks the queue, after one more drain, whether the task is still there.
  *
- * <p>Result: (cancel returned true, the task still queued afterwards).
+ * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+ * configurations): a drain that clears the inbox mark after it applies the task, not before,
+ * gave the forbidden (1, 1, 1) in 76 of 126,015 samples (the race ran in 64,755 of them). The
+ * test's previous form, which scheduled without holding the lock, saw 0 forbidden in 842,530
+ * samples against the same mutant: its task was linked in place and never in the inbox.
+ *
+ * <p>Result: (cancel returned true, the task still queued afterwards, the task was in the inbox
+ * when the cancel began).
  *
  * <p>Run (after {@code mvn -B -q -pl stress-tests -am package -DskipTests}):
  * <pre>
@@ -34,7 +49,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * </pre>
  */
 @JCStressTest
-@Outcome(id = "1, 0", expect = Expect.ACCEPTABLE,
+@Outcome(id = "1, 0, 0", expect = Expect.ACCEPTABLE,
+        desc = "The race was not run: a drain took the task out of the inbox before the cancel began.")
+@Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE,
         desc = "The cancel won, and the task left the queue: the drain saw it cancelled, or the cancel pushed it again.")
 @Outcome(expect = Expect.FORBIDDEN,
         desc = "A cancelled task left in the wheel (a lost release), or a cancel that lost to nothing.")
@@ -44,10 +61,16 @@ public class CancelVsInboxDrainStress {
     static final WheelScheduledExecutor EXECUTOR = StressExecutors.oneWorker("cancel-vs-inbox-drain");
     private static final BlockingQueue<Runnable> QUEUE = EXECUTOR.getQueue();
 
-    private final ScheduledFuture<?> future = EXECUTOR.schedule(() -> { }, 1, TimeUnit.HOURS);
+    private ScheduledFuture<?> future;
+
+    public CancelVsInboxDrainStress() {
+        StressHooks.whileHeldElsewhere(StressHooks.homeShardLock(EXECUTOR),
+                () -> future = EXECUTOR.schedule(() -> { }, 1, TimeUnit.HOURS));
+    }
 
     @Actor
-    public void cancel(II_Result r) {
+    public void cancel(III_Result r) {
+        r.r3 = StressHooks.inInbox(future) ? 1 : 0;
         r.r1 = future.cancel(false) ? 1 : 0;
     }
 
@@ -57,7 +80,7 @@ public class CancelVsInboxDrainStress {
     }
 
     @Arbiter
-    public void afterBoth(II_Result r) {
+    public void afterBoth(III_Result r) {
         r.r2 = QUEUE.contains(future) ? 1 : 0;
     }
 }

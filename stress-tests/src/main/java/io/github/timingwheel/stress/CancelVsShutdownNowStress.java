@@ -16,8 +16,10 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * {@code cancel} of a pending task racing with {@code shutdownNow} of its
  * {@link WheelScheduledExecutor}.
  *
- * <p>The cancel unlinks the task through the inbox (or, once the executor is shut down, through
- * {@code ThreadPoolExecutor.remove}); {@code shutdownNow} drains the inbox and the wheel into
+ * <p>The cancel unlinks the task in its shard, in place (or through the shard's inbox if the
+ * lock is busy, as it is while {@code shutdownNow}'s drain holds every shard; once the executor
+ * is shut down, through {@code ThreadPoolExecutor.remove}); {@code shutdownNow} drains the
+ * inboxes and the wheels into
  * the list it returns. Neither may lose the task or run it: {@code shutdownNow} does not cancel
  * what it returns (as in the JDK), so the user's cancel always succeeds; the task is in the
  * returned list exactly when the drain came before the cancel's unlink; and after termination

@@ -14,18 +14,32 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * A new earliest deadline racing with the leader going to park: no wake-up may be lost.
  *
- * <p>Producers do not take the queue's lock: they push into a lock-free inbox and then read the
- * leader's {@code parkedUntil}, unparking it if their task is due earlier. The leader publishes
- * {@code parkedUntil}, then checks the inbox once more, then parks. The two sides make their
- * volatile accesses in opposite orders (a Dekker handshake), so either the leader sees the task
- * and does not park, or the producer sees the deadline and unparks it. If either side reordered
- * (or checked before publishing), a task could sit in the inbox while the only worker sleeps
- * untimed: nothing else is due, so it would never run.
+ * <p>Producers never take the worker lock: they link the task in its shard (or push it into the
+ * shard's inbox), lower the shard's published bound, and then read the leader's
+ * {@code parkedUntil}, unparking it if their task is due earlier. The leader publishes
+ * {@code parkedUntil}, then reads every shard's bound once more, then parks (the work queue's
+ * note [4]). The two sides make their volatile accesses in opposite orders (a Dekker
+ * handshake), so either the leader sees the task and does not park, or the producer sees the
+ * deadline and unparks it. If either side reordered (or the leader did not look again), a task
+ * could sit in its shard while the only worker sleeps untimed: nothing else is due, so it would
+ * never run.
  *
- * <p>Two actors each schedule a zero-delay task on an executor whose only worker is otherwise
- * idle: the worker wakes for one, runs it and heads back to park while the other arrives. The
- * arbiter waits (for at most {@link StressExecutors#WAIT_SECONDS}) for both bodies and submits
- * nothing itself, since a later submission would wake the worker and hide the lost wake-up.
+ * <p>Each state makes its own small executor (as {@link ScheduleVsShutdownStress} does), whose
+ * worker starts with the first task; two actors each schedule a zero-delay task on it, the
+ * second as soon as it sees the first task's body has run (or after 1 ms): the worker runs one
+ * and heads back to park while the other arrives. The arbiter
+ * waits (for at most {@link StressExecutors#WAIT_SECONDS}) for both bodies and then shuts the
+ * executor down. Nothing else ever submits to that executor: with one executor shared by every
+ * state, as this test had before, jcstress runs the actors of many states in strides before
+ * their arbiters, so a later state's {@code schedule} woke the worker and ran the "lost" task
+ * (with the leader's last look removed it recorded 4 forbidden outcomes in 1.07 M samples, in
+ * 1 of 2 configurations).
+ *
+ * <p>Checked against that mutant again (2026-11-23, {@code -m quick -sc false} with the CI
+ * flags, 2 configurations): with one executor per state and the second actor aimed at the
+ * window, the forbidden (1, -1) in 2 of 7,020 samples. One executor per state and its worker's
+ * start make samples costly (7 k to 34 k per quick run, against about 1 M before), so a short run may
+ * miss a rare loss: the full preset runs it longer.
  *
  * <p>Result: (runs of the first task, runs of the second), or -1 for a task that did not run in
  * time.
@@ -43,15 +57,17 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class LostWakeUpStress {
 
-    static final WheelScheduledExecutor EXECUTOR = StressExecutors.oneWorker("lost-wake-up");
+    /** How long the second actor waits at most for the first task to have run. */
+    private static final long SPIN_NANOS = 1_000_000L;
 
+    final WheelScheduledExecutor executor = StressExecutors.smallOneWorker();
     final CountDownLatch bothRan = new CountDownLatch(2);
     volatile int firstRuns;
     volatile int secondRuns;
 
     @Actor
     public void scheduleFirst() {
-        EXECUTOR.schedule(() -> {
+        executor.schedule(() -> {
             firstRuns++;
             bothRan.countDown();
         }, 0L, TimeUnit.NANOSECONDS);
@@ -59,7 +75,14 @@ public class LostWakeUpStress {
 
     @Actor
     public void scheduleSecond() {
-        EXECUTOR.schedule(() -> {
+        // Aim at the window: the worker has just run the first task and heads back to park.
+        // Without this wait both schedules land while the worker is still starting, and it
+        // finds both tasks at once.
+        long giveUpAt = System.nanoTime() + SPIN_NANOS;
+        while (firstRuns == 0 && System.nanoTime() - giveUpAt < 0) {
+            Thread.onSpinWait();
+        }
+        executor.schedule(() -> {
             secondRuns++;
             bothRan.countDown();
         }, 0L, TimeUnit.NANOSECONDS);
@@ -74,6 +97,7 @@ public class LostWakeUpStress {
             Thread.currentThread().interrupt();
             ran = false;
         }
+        executor.shutdownNow();
         r.r1 = ran || firstRuns > 0 ? firstRuns : StressExecutors.LOST;
         r.r2 = ran || secondRuns > 0 ? secondRuns : StressExecutors.LOST;
     }

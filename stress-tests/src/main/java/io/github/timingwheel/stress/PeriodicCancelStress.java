@@ -132,4 +132,54 @@ public final class PeriodicCancelStress {
             report(r);
         }
     }
+
+    /**
+     * The race of {@link FixedRate} with both parties under jcstress's control: one actor runs
+     * the task as the worker does once it has taken it from the queue (the body, then the next
+     * deadline and the re-queue), the other cancels it with {@code cancel(true)}. The state
+     * schedules the task an hour out and takes it out of the queue at once, as a worker's take
+     * does, so no worker ever runs it. A re-queue that comes after the cancel must not leave the
+     * cancelled task in the queue, and no run may begin after the cancel returned.
+     *
+     * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
+     * configurations): an in-place enqueue that links the task without asking whether it still
+     * wants the wheel (so a re-queue after the cancel links a cancelled task) gave the forbidden
+     * (1, 1, 0, 1) in 43 of 950,220 samples.
+     *
+     * <p>Result: (cancel returned true, runs, starts after the cancel, still queued).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0, 0", expect = Expect.ACCEPTABLE,
+            desc = "Cancelled before run() claimed the task: it never ran.")
+    @Outcome(id = "1, 1, 0, 0", expect = Expect.ACCEPTABLE,
+            desc = "Cancelled during or after the run; not re-queued, or re-queued and dropped.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "A run that started after cancel returned true, a cancel that failed (only it "
+                    + "can end the task), or a cancelled task left in the queue by the re-queue.")
+    @State
+    public static class CancelVsRun extends Body {
+        public CancelVsRun() {
+            future = EXECUTOR.scheduleAtFixedRate(this, 1L, 1L, TimeUnit.HOURS);
+            EXECUTOR.remove((Runnable) future); // as a worker's take: out of the queue, still pending
+        }
+
+        @Actor
+        public void runAsAWorkerDoes() {
+            ((Runnable) future).run();
+            Thread.interrupted(); // cleared, as ThreadPoolExecutor does between tasks
+        }
+
+        @Actor
+        public void cancelIt(IIII_Result r) {
+            cancel(r);
+        }
+
+        @Arbiter
+        public void afterBoth(IIII_Result r) {
+            r.r2 = runs;
+            r.r3 = startsAfterCancel;
+            r.r4 = EXECUTOR.getQueue().contains(future) ? 1 : 0;
+            EXECUTOR.remove((Runnable) future);
+        }
+    }
 }

@@ -17,8 +17,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * A zero-delay {@code schedule} racing with {@code shutdownNow} or {@code shutdown} of a fresh
  * {@link WheelScheduledExecutor}: no task may vanish.
  *
- * <p>{@code schedule} checks the run state, then hands the task to the lock-free inbox, then
- * checks again; {@code shutdownNow} sets the state, interrupts the workers and drains the queue.
+ * <p>{@code schedule} checks the run state, then links the task in its shard (in place, or
+ * through the shard's inbox if the lock is busy), then checks again; {@code shutdownNow} sets the state, interrupts the workers and drains the queue.
  * The window between the producer's first check and its enqueue is where a task can be lost: the
  * drain may have passed before the task arrives, and then no worker is left to take it. The
  * second check closes it, as in {@code ScheduledThreadPoolExecutor.delayedExecute}: a task that
