@@ -1,0 +1,153 @@
+package io.github.timingwheel.benchmarks.executor;
+
+import io.github.timingwheel.executor.WheelScheduledExecutor;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * CPU time per schedule+cancel pair, the network-timeout pattern (each producer keeps 1,024
+ * live timers of 10-30 s and cancels the oldest as it arms a new one), summed over the
+ * producers and the scheduler's workers: what a pair costs the machine, wherever the work runs.
+ *
+ * <p>Thread CPU time moves much less with the machine's load than wall time does, so two
+ * builds can be compared on a busy machine: run this class against each build's jars, one
+ * after the other, several rounds each (the first rounds warm the JIT). Wall-clock pairs per
+ * second are printed too, but on a loaded machine they say how much CPU the producers got.
+ * The clock stops when a zero-delay task queued after the last pair has run, so work the
+ * scheduler left queued counts.
+ *
+ * <pre>
+ * java -Xmx4g -cp benchmarks/target/benchmarks.jar \
+ *     io.github.timingwheel.benchmarks.executor.PairCpu wheel 1 4000000 5
+ * # an older build first on the class path: its classes win over the shaded ones
+ * java -Xmx4g -cp old/wheel-executor.jar:old/wheel-core.jar:benchmarks/target/benchmarks.jar \
+ *     io.github.timingwheel.benchmarks.executor.PairCpu wheel 1 4000000 5
+ * </pre>
+ *
+ * <p>Arguments: subject ({@code wheel}: our executor, 2 workers; {@code jdk}: the JDK's with 2
+ * threads and remove-on-cancel), producers, pairs per producer, rounds.
+ */
+public final class PairCpu {
+
+    private static final int LIVE = 1024;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private PairCpu() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 4) {
+            System.err.println("usage: PairCpu wheel|jdk <producers> <pairs per producer> <rounds>");
+            System.exit(2);
+        }
+        String subject = args[0];
+        int producers = Integer.parseInt(args[1]);
+        int pairs = Integer.parseInt(args[2]);
+        int rounds = Integer.parseInt(args[3]);
+        for (int round = 0; round < rounds; round++) {
+            runRound(subject, producers, pairs, round);
+        }
+    }
+
+    private static void runRound(String subject, int producers, int pairs, int round) throws Exception {
+        List<Thread> workers = new CopyOnWriteArrayList<>();
+        ThreadFactory factory = runnable -> {
+            Thread t = new Thread(runnable);
+            t.setDaemon(true);
+            workers.add(t);
+            return t;
+        };
+        ScheduledExecutorService executor = create(subject, factory);
+        try {
+            executor.schedule(() -> { }, 1, TimeUnit.MILLISECONDS).get(); // workers started
+            long[] producerCpu = new long[producers];
+            CyclicBarrier start = new CyclicBarrier(producers + 1);
+            Thread[] threads = new Thread[producers];
+            for (int p = 0; p < producers; p++) {
+                int index = p;
+                threads[p] = new Thread(() -> producerCpu[index] = churn(executor, pairs, start));
+                threads[p].start();
+            }
+            long workerCpuBefore = cpuOf(workers);
+            start.await();
+            long startNanos = System.nanoTime();
+            for (Thread t : threads) {
+                t.join();
+            }
+            executor.schedule(() -> { }, 0, TimeUnit.NANOSECONDS).get(); // absorbed
+            long wallNanos = System.nanoTime() - startNanos;
+            long workerCpu = cpuOf(workers) - workerCpuBefore;
+            long producersCpu = 0;
+            for (long cpu : producerCpu) {
+                producersCpu += cpu;
+            }
+            double total = (double) pairs * producers;
+            System.out.printf("%s producers %d round %d: CPU ns/pair producers %.0f workers %.0f total %.0f;"
+                            + " wall %.2f M pairs/s%n",
+                    subject, producers, round, producersCpu / total, workerCpu / total,
+                    (producersCpu + workerCpu) / total, total / wallNanos * 1e3);
+        } finally {
+            executor.shutdownNow();
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static ScheduledExecutorService create(String subject, ThreadFactory factory) {
+        switch (subject) {
+            case "wheel":
+                return WheelScheduledExecutor.builder().workers(2).threadFactory(factory).build();
+            case "jdk":
+                ScheduledThreadPoolExecutor jdk = new ScheduledThreadPoolExecutor(2, factory);
+                jdk.setRemoveOnCancelPolicy(true);
+                return jdk;
+            default:
+                throw new IllegalArgumentException("subject must be wheel or jdk: " + subject);
+        }
+    }
+
+    /** One producer's pairs; returns its CPU time for them. */
+    private static long churn(ScheduledExecutorService executor, int pairs, CyclicBarrier start) {
+        ScheduledFuture<?>[] live = new ScheduledFuture<?>[LIVE];
+        Runnable body = () -> { };
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        try {
+            start.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        long before = THREADS.getCurrentThreadCpuTime();
+        for (int i = 0; i < pairs; i++) {
+            int slot = i & (LIVE - 1);
+            if (live[slot] != null) {
+                live[slot].cancel(false);
+            }
+            live[slot] = executor.schedule(body, 10_000 + random.nextInt(20_000), TimeUnit.MILLISECONDS);
+        }
+        for (ScheduledFuture<?> future : live) {
+            if (future != null) {
+                future.cancel(false);
+            }
+        }
+        return THREADS.getCurrentThreadCpuTime() - before;
+    }
+
+    private static long cpuOf(List<Thread> threads) {
+        long sum = 0;
+        for (Thread t : threads) {
+            long cpu = THREADS.getThreadCpuTime(t.getId());
+            if (cpu > 0) {
+                sum += cpu;
+            }
+        }
+        return sum;
+    }
+}
