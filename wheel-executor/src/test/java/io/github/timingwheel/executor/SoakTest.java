@@ -107,7 +107,9 @@ class SoakTest {
      * successful {@code cancel(false)} returned (a violation) from one a worker had entered
      * before the cancel won (FutureTask's behaviour, allowed once): see {@link CancelWitness}.
      * Shown to catch a {@code ScheduledTask.cancel} that returns true without its CAS on one
-     * call in 256, leaving the task to fire.
+     * call in 256, leaving the task to fire; and one that, on one call in 256, makes its CAS
+     * (the future reports itself cancelled) but keeps the body, the task in the wheel and
+     * {@code runBody} willing to run it: only the witness sees that.
      */
     private final class OneShot implements CancelWitness.Witnessed {
         final long submittedBefore;
