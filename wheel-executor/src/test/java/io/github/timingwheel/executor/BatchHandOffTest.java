@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.core.ManualTimeSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -14,17 +15,27 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Order and never-early across the batched hand-off ({@code WheelWorkQueue} note [5]): bursts
- * many times larger than a batch, with many ties, become due one tick at a time on a manual
- * clock. No task starts before the clock reaches its deadline, each runs exactly once, and the
- * tasks each worker runs come in deadline-then-submission order: with one worker that is the
- * whole order, with several it is each worker's share of it.
+ * Order and never-early across the batched hand-off ({@code WheelWorkQueue} note [5]) and the
+ * merge of the shards' due tasks ({@code WheelShards} note [3]): bursts many times larger than a
+ * batch, with many ties, spread over several ticks and made by one or several producer threads
+ * (whose tasks land in their own home shards), all become due at once when the manual clock
+ * jumps over every tick in one step. So the queue alone, not the pace of the test, must hand
+ * them out by deadline, then sequence. No task starts before the clock reaches its deadline,
+ * each runs exactly once, and the tasks each worker runs come in (deadline, sequence) order:
+ * with one worker that is the whole order, with several it is each worker's share of it.
+ *
+ * <p>Shown to catch a merge that compares sequences only ({@code WheelShards.precedes} without
+ * its deadline test: tasks of a later tick, queued earlier in another shard, run first) and a
+ * harvest that does not merge ({@code WheelShards.firstHead} returning the first shard with a
+ * due head).
  */
 class BatchHandOffTest {
 
@@ -35,39 +46,58 @@ class BatchHandOffTest {
     private record Run(int index, long delayMillis, String worker, long clockAtStart) {
     }
 
-    @ParameterizedTest(name = "{0} workers")
-    @ValueSource(ints = {1, 2, 4})
-    void burstsLargerThanABatch_runInOrder_neverEarly(int workers) throws InterruptedException {
+    @ParameterizedTest(name = "{0} workers, {1} shards, {2} producers")
+    @CsvSource({"1, 1, 1", "2, 1, 1", "4, 1, 1", "1, 8, 8", "2, 8, 8", "4, 8, 8"})
+    void burstsLargerThanABatch_dueOverSeveralTicksAtOnce_runInOrder_neverEarly(int workers, int shards,
+            int producers) throws Exception {
         ManualTimeSource clock = new ManualTimeSource();
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
-                .workers(workers).timeSource(clock).daemon(true).build();
+                .workers(workers).shards(shards).timeSource(clock).daemon(true).build();
         executor.prestartAllCoreThreads();
         long origin = clock.nanoTime();
-        SplittableRandom random = new SplittableRandom(workers);
+        SplittableRandom random = new SplittableRandom(workers * 31L + producers);
         long[] delays = new long[TASKS];
+        long[] sequences = new long[TASKS];
         ConcurrentLinkedQueue<Run> runs = new ConcurrentLinkedQueue<>();
-        List<CountDownLatch> dueAt = new ArrayList<>();
-        int[] perTick = new int[TICKS + 1];
+        CountDownLatch allRan = new CountDownLatch(TASKS);
         for (int i = 0; i < TASKS; i++) {
             delays[i] = 1 + random.nextInt(TICKS); // 1..TICKS ms: about 10 batches of ties per tick
-            perTick[(int) delays[i]]++;
-        }
-        for (int tick = 0; tick <= TICKS; tick++) {
-            dueAt.add(new CountDownLatch(perTick[tick]));
         }
         try {
-            for (int i = 0; i < TASKS; i++) {
-                int index = i;
-                long delay = delays[i];
-                executor.schedule(() -> {
-                    runs.add(new Run(index, delay, Thread.currentThread().getName(), clock.nanoTime() - origin));
-                    dueAt.get((int) delay).countDown();
-                }, delay, MILLISECONDS);
+            List<Thread> threads = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            for (int p = 0; p < producers; p++) {
+                int first = p;
+                Thread producer = new Thread(() -> {
+                    try {
+                        for (int i = first; i < TASKS; i += producers) {
+                            int index = i;
+                            long delay = delays[i];
+                            ScheduledFuture<?> future = executor.schedule(() -> {
+                                runs.add(new Run(index, delay, Thread.currentThread().getName(),
+                                        clock.nanoTime() - origin));
+                                allRan.countDown();
+                            }, delay, MILLISECONDS);
+                            // Set by this thread as it queued the task: the tie-break among equal deadlines.
+                            sequences[i] = ((ScheduledTask<?>) future).sequence();
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }, "producer-" + p);
+                threads.add(producer);
+                producer.start();
             }
-            for (int tick = 1; tick <= TICKS; tick++) {
-                clock.advance(1, MILLISECONDS);
-                await(dueAt.get(tick));
+            for (Thread producer : threads) {
+                producer.join();
             }
+            assertThat(failure.get()).isNull();
+            assertThat(runs).as("runs before the clock moved").isEmpty();
+            // Each producer's home shard is random: 8 producers all on one of 8 shards is a 1 in 8^7 chance.
+            assertThat(Arrays.stream(sequences).map(sequence -> sequence & (shards - 1)).distinct().count())
+                    .as("shards the tasks landed in").isGreaterThanOrEqualTo(Math.min(shards, 2));
+            clock.advance(TICKS, MILLISECONDS); // every tick due at once
+            await(allRan);
         } finally {
             executor.shutdown();
             awaitTermination(executor);
@@ -79,11 +109,20 @@ class BatchHandOffTest {
             assertThat(run.clockAtStart()).as("task %d started on time or later", run.index())
                     .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(run.delayMillis()));
         }
-        Comparator<Run> deadlineThenSubmission = Comparator.comparingLong(Run::delayMillis).thenComparingInt(Run::index);
+        Comparator<Run> deadlineThenSequence = Comparator.comparingLong(Run::delayMillis)
+                .thenComparingLong(run -> sequences[run.index()]);
         Map<String, List<Run>> byWorker = runs.stream()
                 .collect(Collectors.groupingBy(Run::worker, ConcurrentHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<Run>> share : byWorker.entrySet()) {
-            assertThat(share.getValue()).as("the runs of %s", share.getKey()).isSortedAccordingTo(deadlineThenSubmission);
+            List<Run> ran = share.getValue();
+            for (int i = 1; i < ran.size(); i++) {
+                Run before = ran.get(i - 1);
+                Run after = ran.get(i);
+                assertThat(deadlineThenSequence.compare(before, after))
+                        .as("%s ran %s (sequence %d) before %s (sequence %d)", share.getKey(), before,
+                                sequences[before.index()], after, sequences[after.index()])
+                        .isNegative();
+            }
         }
         if (workers == 1) {
             assertThat(byWorker).hasSize(1);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 
 /** Totals kept in a cell per thread ({@link CounterCells}): exact sums, and cells of dead threads folded. */
@@ -60,5 +62,98 @@ class CounterCellsTest {
         other.join();
         assertThat(cells.sum(0)).isEqualTo(12);
         assertThat(cells.cells()).isEqualTo(2);
+    }
+
+    /**
+     * sum() read while others add, and while the cells of threads that died are folded: each
+     * read is at least the adds that had completed before it (an add, then a release-increment
+     * of the adder's own "done" count; the reader reads "done" and then sums), at most the adds
+     * that had started by the time it returned, and never below the read before it (every delta
+     * is positive). Short-lived adders, more than the 64 cells kept before the first clean-up,
+     * make the registrations fold dead cells meanwhile.
+     *
+     * <p>Shown to catch a fold that drops a dead thread's cell without adding it to the folded
+     * totals, and a sum() that leaves out the folded totals: the reads fall below the adds done.
+     */
+    @Test
+    void sum_whileOthersAdd_andDeadThreadsCellsAreFolded_isMonotonicAndBoundedByTheAdds()
+            throws InterruptedException {
+        CounterCells cells = new CounterCells(2);
+        int longLived = 2;
+        int shortLived = 400;
+        int addsPerShortLived = 50;
+        // Slot t: adder t's adds started and done. Long-lived adders are 0 and 1; the short-lived
+        // ones share slot 2 (they run one at a time, so one counter each suffices).
+        AtomicLongArray started = new AtomicLongArray(longLived + 1);
+        AtomicLongArray done = new AtomicLongArray(longLived + 1);
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> adders = new ArrayList<>();
+        for (int t = 0; t < longLived; t++) {
+            int slot = t;
+            Thread adder = new Thread(() -> {
+                while (!stop.get()) {
+                    started.incrementAndGet(slot);
+                    cells.add(1, 1);
+                    done.incrementAndGet(slot);
+                }
+            }, "long-lived-adder-" + t);
+            adder.start();
+            adders.add(adder);
+        }
+        Thread spawner = new Thread(() -> {
+            for (int t = 0; t < shortLived; t++) {
+                Thread adder = new Thread(() -> {
+                    for (int i = 0; i < addsPerShortLived; i++) {
+                        started.incrementAndGet(longLived);
+                        cells.add(1, 1);
+                        done.incrementAndGet(longLived);
+                    }
+                });
+                adder.start();
+                try {
+                    adder.join(); // dead before the next registers: its cell is foldable
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }, "short-lived-adders");
+        spawner.start();
+
+        List<String> wrong = new ArrayList<>();
+        long previous = 0;
+        long reads = 0;
+        while (spawner.isAlive() || reads < 10_000) {
+            long lower = total(done);
+            long sum = cells.sum(1);
+            long upper = total(started);
+            reads++;
+            if (sum < lower || sum > upper || sum < previous) {
+                wrong.add("read " + reads + ": sum " + sum + ", previous " + previous + ", adds done before "
+                        + lower + ", started after " + upper);
+                if (wrong.size() >= 10) {
+                    break;
+                }
+            }
+            previous = sum;
+        }
+        stop.set(true);
+        spawner.join();
+        for (Thread adder : adders) {
+            adder.join();
+        }
+        assertThat(wrong).as("after %d reads", reads).isEmpty();
+        assertThat(cells.sum(1)).as("once the adding stopped").isEqualTo(total(done));
+        assertThat(cells.sum(0)).isZero();
+        assertThat(cells.cells()).as("cells kept, %d short-lived threads having died", shortLived)
+                .isLessThan(shortLived);
+    }
+
+    private static long total(AtomicLongArray counts) {
+        long total = 0;
+        for (int i = 0; i < counts.length(); i++) {
+            total += counts.get(i);
+        }
+        return total;
     }
 }

@@ -288,7 +288,8 @@ class LeaderFollowerTest {
             // a worker had entered its run before the cancel won (FutureTask behaves the same
             // way): never twice, and never a start that the witness orders after the cancel.
             // Shown to catch a ScheduledTask.cancel that returns true without its CAS on one
-            // call in 256, leaving the task to fire.
+            // call in 256, leaving the task to fire; and one that makes its CAS (the future says
+            // cancelled) but leaves the body, the wheel and runBody to fire it anyway.
             boolean right = cancelled.get(id) == 1
                     ? runs.get(id) <= 1 && startsAfterCancel.get(id) == 0
                     : cancelled.get(id) == 0 && runs.get(id) == 1;
