@@ -269,9 +269,9 @@ class WheelShardsModelTest {
             boolean lock = !held[shard];
             locker.submit(() -> {
                 if (lock) {
-                    shards.lockOf(shard).lock();
+                    shards.shard(shard).lock();
                 } else {
-                    shards.lockOf(shard).unlock();
+                    shards.shard(shard).unlock();
                 }
             }).get(10, TimeUnit.SECONDS);
             held[shard] = lock;
