@@ -43,6 +43,7 @@ class ToleranceTest {
             RearmableFuture<Void> idle = executor.scheduleRearmable(ran::incrementAndGet, 5, MILLISECONDS);
             clock.advance(7_499, MICROSECONDS);
             workers.passDueTasks(quarter); // everything due by 4.999 ms has been taken
+            workers.passDueTasks(quarter); // and run: the one worker ran the batch first
             assertThat(ran).as("never early, and not before a quarter of the tolerance").hasValue(0);
             clock.advance(1, MICROSECONDS); // 7.5 ms
             workers.passDueTasks(quarter);
