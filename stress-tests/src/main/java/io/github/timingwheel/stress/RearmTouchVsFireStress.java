@@ -29,7 +29,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * task goes back to its wheel), or comes after and returns false; never both. And a cancel and
  * a touch are ordered the same way: a touch after a cancel returns false.
  * <ul>
- *   <li>{@link WorkerFires}: the race as users meet it. The actor arms a 50 µs timeout, spins
+ *   <li>{@link WorkerFires}: the race as users meet it. The actor arms a 1 ms timeout, spins
  *       until its deadline has passed (the worker is waking up for it), then touches it. If the
  *       touch returned true, the action must start no earlier than the time read just before
  *       the touch plus the timeout; if false, the action must have run (it fired first). It
@@ -38,6 +38,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *   <li>{@link TouchVsCancel}: the handle alone, both parties under jcstress's control: one
  *       actor touches a timeout armed for an hour, the other cancels it.
  * </ul>
+ *
+ * <p>Mutant seen red: a touch that returns true without moving the deadline
+ * ({@code ArmedDeadline.moveTo} skipping its CAS) gives {@code 1, 1, 1} in WorkerFires.
  *
  * <p>Run (after {@code mvn -B -q -pl stress-tests -am package -DskipTests}):
  * <pre>
@@ -52,8 +55,13 @@ public final class RearmTouchVsFireStress {
 
     static final WheelScheduledExecutor EXECUTOR = StressExecutors.oneWorker("rearm-touch-vs-fire");
 
-    /** The timeout of {@link WorkerFires}: short, so that the worker's firing meets the touch. */
-    static final long TIMEOUT_NANOS = 50_000L;
+    /**
+     * The timeout of {@link WorkerFires}: the touch comes as the first deadline passes, when the
+     * worker is waking up for it, so the two meet; and it is long against the worker's wake-up
+     * latency, so a firing at the first deadline after a successful touch (a touch that did not
+     * move it) shows as early.
+     */
+    static final long TIMEOUT_NANOS = 1_000_000L;
 
     @JCStressTest
     @Outcome(id = "1, 1, 0", expect = Expect.ACCEPTABLE,
