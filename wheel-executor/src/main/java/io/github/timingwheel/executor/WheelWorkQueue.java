@@ -268,7 +268,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (claimed != null) {
             return claimed.outer(); // no lock while ready tasks last ([5])
         }
-        long giveUpAt = timed ? clock.nanoTime() + timeoutNanos : 0L;
+        long giveUpAt = timed ? clock.nanoTime() - minLateNanos + timeoutNanos : 0L; // read back as below
         workerLock.lockInterruptibly();
         try {
             for (;;) {

@@ -77,24 +77,26 @@ class ToleranceTest {
     }
 
     /**
-     * 400 tasks 50 µs apart (20 ms of them), on the real clock, with one worker: with a 2 ms
-     * tolerance the leader wakes fewer times than with none. Wall-clock, so tagged "timing". A
-     * loaded machine wakes the leader late in both runs, which only narrows the gap; the
-     * tolerant run wakes at most about once per millisecond (one per event plus slack), the
-     * other about once per task whose deadline has not passed when the last run ends.
-     * Mutant: the slack ignored (as above): both count about the same.
+     * 400 tasks 50 µs apart (20 ms of them), on the real clock, with one worker and a 2 ms
+     * tolerance: every park of the leader lasts at least half a millisecond (its event plus a
+     * quarter of the tolerance, WheelWorkQueue.parkNanos), so over the run it wakes at most
+     * twice per elapsed millisecond, plus a few spurious returns; a loaded machine only makes
+     * the run longer and the bound with it. Without a tolerance the same run may wake once per
+     * task. Wall-clock, so tagged "timing"; the counts of both are printed. The mutant "slack
+     * ignored" is caught deterministically by the test above; here only on a quiet machine.
      */
     @Test
     @Tag("timing")
-    void tolerance_coalescesWakeUps() throws Exception {
-        long strict = leaderWakeUpsFor(0L);
-        long tolerant = leaderWakeUpsFor(2L);
-        System.out.printf("leader wake-ups for 400 tasks over 20 ms: tolerance 0 -> %d, 2 ms -> %d%n",
-                strict, tolerant);
-        assertThat(tolerant).isLessThan(strict);
+    void tolerance_boundsWakeUps() throws Exception {
+        long[] strict = leaderWakeUpsFor(0L);
+        long[] tolerant = leaderWakeUpsFor(2L);
+        System.out.printf("leader wake-ups for 400 tasks over 20 ms: tolerance 0 -> %d in %d ms, 2 ms -> %d in %d ms%n",
+                strict[0], strict[1], tolerant[0], tolerant[1]);
+        assertThat(tolerant[0]).isLessThanOrEqualTo(2 * tolerant[1] + 5);
     }
 
-    private static long leaderWakeUpsFor(long toleranceMillis) throws Exception {
+    /** @return the leader's wake-ups, and the milliseconds from the first schedule to the last run */
+    private static long[] leaderWakeUpsFor(long toleranceMillis) throws Exception {
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
                 .workers(1).tolerance(toleranceMillis, MILLISECONDS).daemon(true).build();
         try {
@@ -102,11 +104,13 @@ class ToleranceTest {
             int tasks = 400;
             CountDownLatch done = new CountDownLatch(tasks);
             long wakeUpsBefore = executor.queue().leaderWakeUps();
+            long start = System.nanoTime();
             for (int i = 0; i < tasks; i++) {
                 executor.schedule(done::countDown, 5_000 + 50L * i, TimeUnit.MICROSECONDS);
             }
             await(done);
-            return executor.queue().leaderWakeUps() - wakeUpsBefore;
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + 1;
+            return new long[] {executor.queue().leaderWakeUps() - wakeUpsBefore, elapsedMillis};
         } finally {
             executor.shutdownNow();
             awaitTermination(executor);
