@@ -48,6 +48,12 @@ import org.asynchttpclient.DefaultAsyncHttpClientConfig;
  * a cookie eviction on the timer every 30 s that schedules itself again forever, even after
  * {@code close()}.
  *
+ * <p>With {@code --read-timeout}, the client's read timeout does the work instead, and the
+ * program counts the requests that failed a whole read timeout late: the client, when its read
+ * timeout fires with a millisecond left on its own millisecond clock, arms a new one for the
+ * whole period. {@code --tolerance 0ms} runs an exact timer, which lands in that window often;
+ * the timer's default tolerance exists so that it does not (see {@code WheelTimer.Builder}).
+ *
  * <p>Run: {@code java -cp examples/target/examples.jar io.github.timingwheel.examples.AsyncHttpClientTimeouts}
  */
 public final class AsyncHttpClientTimeouts {
@@ -61,6 +67,8 @@ public final class AsyncHttpClientTimeouts {
             "  --in-flight N      requests open at once [16]",
             "  --slow-percent P   share of requests the server answers too late [20]",
             "  --timeout DURATION request timeout, e.g. 200ms [200ms]",
+            "  --read-timeout DURATION  a read timeout instead of the request timeout [off]",
+            "  --tolerance DURATION     the WheelTimer's tolerance, e.g. 0ms for an exact timer [its default, 2ms]",
             "  --help             print this and exit");
 
     /**
@@ -75,6 +83,10 @@ public final class AsyncHttpClientTimeouts {
     private int inFlight = 16;
     private int slowPercent = 20;
     private long timeoutMillis = 200;
+    /** A read timeout in place of the request timeout; 0 for none. */
+    private long readTimeoutMillis;
+    /** The timer's tolerance; negative for its default. */
+    private long toleranceNanos = -1L;
 
     private AsyncHttpClientTimeouts() {
     }
@@ -95,29 +107,42 @@ public final class AsyncHttpClientTimeouts {
             case "--in-flight" -> inFlight = CommandLine.positiveInt(name, value);
             case "--slow-percent" -> slowPercent = CommandLine.percent(name, value);
             case "--timeout" -> timeoutMillis = CommandLine.positiveMillis(name, value);
+            case "--read-timeout" -> readTimeoutMillis = CommandLine.positiveMillis(name, value);
+            case "--tolerance" -> toleranceNanos = CommandLine.duration(name, value, null);
             default -> throw CommandLine.unknown(name);
         }
     }
 
     private void play(PrintStream out) throws InterruptedException {
-        long slowMillis = 3 * timeoutMillis;
-        WheelTimer timer = WheelTimer.builder().name("http-timeouts").daemon(true).build();
+        long slowMillis = 3 * effectiveTimeoutMillis();
+        WheelTimer.Builder timerSettings = WheelTimer.builder().name("http-timeouts").daemon(true);
+        if (toleranceNanos >= 0) {
+            timerSettings.tolerance(toleranceNanos, TimeUnit.NANOSECONDS);
+        }
+        WheelTimer timer = timerSettings.build();
         EventLoopGroup group = nioEventLoopGroup();
         try (SlowHttpServer server = SlowHttpServer.start(slowPercent, slowMillis)) {
             out.printf("A JDK HttpServer on %s:%d answers within %d ms, but %d%% of requests only after %d ms.%n%n",
                     server.address().getHostString(), server.address().getPort(), SlowServer.FAST_MAX_MILLIS,
                     slowPercent, slowMillis);
-            AsyncHttpClientConfig config = new DefaultAsyncHttpClientConfig.Builder()
+            DefaultAsyncHttpClientConfig.Builder settings = new DefaultAsyncHttpClientConfig.Builder()
                     .setNettyTimer(timer)
                     .setEventLoopGroup(group)
-                    .setCookieStore(null)
-                    .setRequestTimeout(Duration.ofMillis(timeoutMillis))
-                    .build();
+                    .setCookieStore(null);
+            if (readTimeoutMillis > 0) {
+                // The read timeout fires first; the request timeout only backs it up.
+                settings.setReadTimeout(Duration.ofMillis(readTimeoutMillis))
+                        .setRequestTimeout(Duration.ofMillis(2 * slowMillis));
+            } else {
+                settings.setRequestTimeout(Duration.ofMillis(timeoutMillis));
+            }
+            AsyncHttpClientConfig config = settings.build();
             AsyncHttpClient client = new DefaultAsyncHttpClient(config);
             Outcomes outcomes;
             try {
                 client.prepareGet(server.baseUrl() + "/-1")
                         .setRequestTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS))
+                        .setReadTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS))
                         .execute().toCompletableFuture().join();
                 outcomes = send(client, server.baseUrl());
             } finally {
@@ -131,6 +156,11 @@ public final class AsyncHttpClientTimeouts {
             timer.stop();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
+    }
+
+    /** The timeout the slow replies are measured against: the read timeout if one is set. */
+    private long effectiveTimeoutMillis() {
+        return readTimeoutMillis > 0 ? readTimeoutMillis : timeoutMillis;
     }
 
     /**
@@ -166,14 +196,24 @@ public final class AsyncHttpClientTimeouts {
         for (long id = 0; id < requests; id++) {
             slow += SlowServer.isSlow(id, slowPercent) ? 1 : 0;
         }
-        out.printf("AsyncHttpClient with setNettyTimer(WheelTimer), request timeout %d ms:%n", timeoutMillis);
+        long timeout = effectiveTimeoutMillis();
+        String kind = readTimeoutMillis > 0 ? "read" : "request";
+        out.printf("AsyncHttpClient with setNettyTimer(WheelTimer), %s timeout %d ms, timer tolerance %s:%n",
+                kind, timeout, toleranceNanos >= 0 ? toleranceNanos / 1_000 + " us" : "default");
         out.printf("%,d requests, at most %d in flight%n", requests, inFlight);
         out.printf("  answered        %,6d  (status 200)%n", outcomes.answered());
-        out.printf("  timed out       %,6d  (TimeoutException from the client's request timeout)%n",
-                outcomes.timedOut());
+        out.printf("  timed out       %,6d  (TimeoutException from the client's %s timeout)%n",
+                outcomes.timedOut(), kind);
         out.printf("  server slow     %,6d  (its reply came after the timeout)%n", slow);
         out.printf("  timed out early %,6d  (failed sooner than %d ms after it was sent)%n",
-                outcomes.timedOutSoonerThan(TimeUnit.MILLISECONDS.toNanos(timeoutMillis)), timeoutMillis);
+                outcomes.timedOutSoonerThan(TimeUnit.MILLISECONDS.toNanos(timeout)), timeout);
+        if (readTimeoutMillis > 0) {
+            // The client re-arms its read timeout for a whole period when it fires with a
+            // millisecond left on its own clock; such a request fails about twice as late.
+            out.printf("  a period late   %,6d  (failed 1.5 read timeouts or more after it was sent: the"
+                    + " client re-armed for a whole period)%n",
+                    outcomes.timedOutAtLeast(TimeUnit.MILLISECONDS.toNanos(timeout) * 3 / 2));
+        }
         if (outcomes.timedOut() > 0) {
             out.printf("  timed out after %.1f to %.1f ms%n", outcomes.minTimedOutNanos() / 1e6,
                     outcomes.maxTimedOutNanos() / 1e6);
@@ -231,6 +271,10 @@ public final class AsyncHttpClientTimeouts {
 
         long timedOut() {
             return all.stream().filter(Outcome::timedOut).count();
+        }
+
+        long timedOutAtLeast(long nanos) {
+            return all.stream().filter(Outcome::timedOut).filter(o -> o.nanos() >= nanos).count();
         }
 
         long timedOutSoonerThan(long nanos) {

@@ -52,11 +52,31 @@ class AsyncHttpClientTimeoutsTest {
         assertThat(run.line("http-timeouts:")).contains("http-timeouts: pending=0", "failed=0", "rejected=0");
     }
 
+    /**
+     * The read-timeout mode: slow requests fail through the client's read timeout, never
+     * sooner than it, and the program counts those the client re-armed for a whole period. How
+     * many that is depends on the machine (see ClientReadTimeoutTest for the comparison), so
+     * only the line is checked here.
+     */
+    @Test
+    void readTimeouts_neverEarly_andThoseLateByAWholePeriodAreCounted() {
+        Captured run = Captured.run(AsyncHttpClientTimeouts::run, "--requests", "60", "--in-flight", "4",
+                "--slow-percent", String.valueOf(SLOW_PERCENT), "--read-timeout", "100ms", "--tolerance", "2ms");
+
+        assertThat(run.exitCode()).as(run.text()).isZero();
+        assertThat(run.text()).contains("read timeout 100 ms", "timer tolerance 2000 us");
+        assertThat(count(run, "timed out")).as(run.text()).isPositive();
+        assertThat(count(run, "timed out early")).as(run.text()).isZero();
+        assertThat(count(run, "other failures")).as(run.text()).isZero();
+        assertThat(count(run, "a period late")).as(run.text()).isLessThanOrEqualTo(count(run, "timed out"));
+    }
+
     @Test
     void help_printsUsage_andBadOptionsExitTwo() {
         Captured help = Captured.run(AsyncHttpClientTimeouts::run, "--help");
         assertThat(help.exitCode()).isZero();
-        assertThat(help.text()).contains("--requests", "--in-flight", "--slow-percent", "--timeout");
+        assertThat(help.text()).contains("--requests", "--in-flight", "--slow-percent", "--timeout", "--read-timeout",
+                "--tolerance");
 
         Captured bad = Captured.run(AsyncHttpClientTimeouts::run, "--in-flight", "0");
         assertThat(bad.exitCode()).isEqualTo(2);

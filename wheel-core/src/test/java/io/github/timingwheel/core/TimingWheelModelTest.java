@@ -1,6 +1,5 @@
 package io.github.timingwheel.core;
 
-import static io.github.timingwheel.core.WheelFixtures.FIRING_ORDER;
 import static io.github.timingwheel.core.WheelFixtures.logUniform;
 import static io.github.timingwheel.core.WheelFixtures.slotSpanNanos;
 import static io.github.timingwheel.core.WheelFixtures.wheelSpanNanos;
@@ -11,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Random schedule/cancel/advance sequences against a plain reference model: a set ordered by
+ * Random schedule/cancel/re-arm/advance sequences against a plain reference model: a set ordered by
  * (deadline, scheduling order). After an advance the due nodes are polled and compared with the
  * model exactly: which nodes fire, in what order, none early. One advance in three polls only a
  * few of them, as the executor's leader does when it hands out a batch and leaves the rest: the
@@ -46,6 +46,14 @@ class TimingWheelModelTest {
     /** Above this many pending nodes the run drains the wheel and starts a new one. */
     private static final int MAX_PENDING = 4_000;
     private static final int RECENT = 1_024;
+    /**
+     * (deadline, the wheel's sequence): the sequence is the scheduling order, and a re-armed
+     * node is scheduled anew. A node is taken out of the model before the wheel gives it a new
+     * sequence, and put back after.
+     */
+    private static final Comparator<TestNode> SCHEDULING_ORDER =
+            Comparator.comparingLong(TestNode::deadline).thenComparingLong(TestNode::sequence)
+                    .thenComparingInt(node -> node.id); // a node never scheduled is no pending one
 
     /** One run: a shape, an origin and a seed. */
     record Run(String name, WheelShape shape, long origin, long seed, long steps) {
@@ -96,7 +104,7 @@ class TimingWheelModelTest {
         final ManualTimeSource clock;
         TimingWheel<TestNode> wheel;
         /** The reference: pending nodes by (deadline, scheduling order). */
-        final TreeSet<TestNode> model = new TreeSet<>(FIRING_ORDER);
+        final TreeSet<TestNode> model = new TreeSet<>(SCHEDULING_ORDER);
         /** The last scheduled nodes, pending or not, for cancels. */
         final TestNode[] recent = new TestNode[RECENT];
         long step;
@@ -106,6 +114,7 @@ class TimingWheelModelTest {
         long rejectedCancels;
         long scheduledIntoHeap;
         long restarts;
+        long rearmed;
         final boolean[] levelSeen;
         boolean overflowSeen;
         /** The model's own wheel time, checked against the wheel's. */
@@ -137,6 +146,8 @@ class TimingWheelModelTest {
                 } else if (choice < 14) {
                     lagging += lagsTheClock() ? 1 : 0;
                     cancel();
+                } else if (choice < 15) {
+                    rearm(delay());
                 } else {
                     advanceBy(advance(), random.nextInt(3) == 0 ? random.nextInt(4) : Integer.MAX_VALUE);
                 }
@@ -151,7 +162,7 @@ class TimingWheelModelTest {
             WheelInvariants.check(wheel);
             if (steps >= 20_000) {
                 check(fired > steps / 20 && cancelled > steps / 50 && rejectedCancels > steps / 50
-                        && scheduledIntoHeap > steps / 100 && restarts > 0 && overflowSeen
+                        && scheduledIntoHeap > steps / 100 && restarts > 0 && rearmed > steps / 100 && overflowSeen
                         && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen(), this::coverage);
             }
         }
@@ -177,7 +188,7 @@ class TimingWheelModelTest {
         String coverage() {
             return "too little coverage: fired=" + fired + ", cancelled=" + cancelled + ", rejectedCancels="
                     + rejectedCancels + ", scheduledIntoHeap=" + scheduledIntoHeap + ", restarts=" + restarts
-                    + ", overflowSeen=" + overflowSeen + ", partialPolls=" + partialPolls + ", lagging=" + lagging
+                    + ", rearmed=" + rearmed + ", overflowSeen=" + overflowSeen + ", partialPolls=" + partialPolls + ", lagging=" + lagging
                     + ", levelSeen=" + Arrays.toString(levelSeen);
         }
 
@@ -205,6 +216,25 @@ class TimingWheelModelTest {
                 cancelled += expected ? 1 : 0;
                 rejectedCancels += expected ? 0 : 1;
             }
+        }
+
+        /**
+         * Re-arms a pending node for a new deadline, earlier or later, as a driver that moves a
+         * re-armable timer does (the executor's move earlier, and its lazy re-link of a touched
+         * task when the old place comes due): cancel, then schedule the same node again, which
+         * gives it a new place in the scheduling order.
+         */
+        void rearm(long delay) {
+            TestNode node = random.nextBoolean() ? randomPending() : (model.isEmpty() ? null : model.first());
+            if (node == null) {
+                return;
+            }
+            check(model.remove(node), () -> node + " pending in the model but not found");
+            check(wheel.cancel(node), () -> "cancel(" + node + ") of a pending node failed");
+            long deadline = wheel.deadlineAfter(clock.nanoTime(), delay);
+            wheel.schedule(node, deadline);
+            model.add(node);
+            rearmed++;
         }
 
         /** A pending node, roughly uniform over the deadlines pending; null if none. */

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
  * The executor's re-armable timeout ({@link WheelScheduledExecutor#scheduleRearmable}): a
  * one-shot {@link ScheduledTask} whose deadline a touch pushes back in place.
  */
-final class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void> {
+class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void> {
 
     /*
      * Implementation notes
@@ -35,7 +35,7 @@ final class RearmableTask extends ScheduledTask<Void> implements RearmableFuture
         this(owner, command, timeoutNanos, owner.deadlineAfter(timeoutNanos));
     }
 
-    private RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long deadline) {
+    RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long deadline) {
         super(owner, command, deadline);
         this.armed = new ArmedDeadline(deadline, timeoutNanos);
     }
@@ -111,13 +111,32 @@ final class RearmableTask extends ScheduledTask<Void> implements RearmableFuture
     /** [3]. */
     @Override
     public void run() {
-        long now = owner.wheelNow();
-        long claimed = armed.claim(now);
-        if (claimed == ArmedDeadline.CLAIMED) {
+        if (!claimsInRun() || claimElseRelink()) {
             super.run();
-        } else if (claimed >= 0L) {
+        }
+    }
+
+    /**
+     * Whether run() claims the firing; a grouped task claims it later, when its group runs it
+     * (a serial group queues it at the hand-out and runs it in its turn).
+     */
+    boolean claimsInRun() {
+        return true;
+    }
+
+    /**
+     * Claims the firing ([3]): true for the one caller that should now run the action; a task
+     * touched since the harvest goes back to its wheel instead.
+     */
+    final boolean claimElseRelink() {
+        long claimed = armed.claim(owner.wheelNow());
+        if (claimed == ArmedDeadline.CLAIMED) {
+            return true;
+        }
+        if (claimed >= 0L) {
             owner.relinkRearmed(this); // touched since the harvest: back to the wheel
         }
+        return false;
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * executor's {@link RearmableTask} (its notes [1] to [4]): {@link ArmedDeadline} decides, the
  * wheel position only says when to look again.
  */
-final class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
+class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
     /** Touch, fire and cancel agree on this word (ArmedDeadline [1]). */
     private final ArmedDeadline armed;
@@ -79,12 +79,24 @@ final class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeo
     /** Claims first (RearmableTask [3]): fires only for the claim's winner. */
     @Override
     public void run() {
+        if (claimElseRelink()) {
+            super.run();
+        }
+    }
+
+    /**
+     * Claims the firing: true for the one caller that should now fire the timeout; one touched
+     * since the harvest goes back to its wheel instead.
+     */
+    final boolean claimElseRelink() {
         long claimed = armed.claim(wheelTimer().wheelNow());
         if (claimed == ArmedDeadline.CLAIMED) {
-            super.run();
-        } else if (claimed >= 0L) {
+            return true;
+        }
+        if (claimed >= 0L) {
             wheelTimer().movedEarlier(this); // touched since the harvest: back to the wheel
         }
+        return false;
     }
 
     /**

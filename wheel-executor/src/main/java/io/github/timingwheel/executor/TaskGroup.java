@@ -132,6 +132,26 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     }
 
     /**
+     * As {@link WheelScheduledExecutor#scheduleRearmable}, as a task of the group: closing the
+     * group cancels it, and a serial group runs its action in its turn.
+     *
+     * @param command the action to run when the timeout passes without a touch
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param unit the unit of {@code timeout}
+     * @return the handle
+     * @throws RejectedExecutionException if the group is shut down or closed
+     * @throws NullPointerException if {@code command} or {@code unit} is null
+     */
+    public RearmableFuture<Void> scheduleRearmable(Runnable command, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        GroupedRearmableTask task = new GroupedRearmableTask(executor, this, command,
+                Math.max(0L, unit.toNanos(timeout)));
+        submit(task, task, task);
+        return task;
+    }
+
+    /**
      * @throws IllegalArgumentException if {@code period <= 0}
      * @throws RejectedExecutionException if the group is shut down or closed
      */

@@ -92,6 +92,39 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
     }
 
     /**
+     * As {@link WheelTimer#newRearmableTimeout}, as a timeout of the group: stopping the group
+     * cancels it, and a serial group fires it in its turn.
+     *
+     * @param task the task to run when the timeout passes without a touch
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param unit the unit of {@code timeout}
+     * @return the handle
+     * @throws NullPointerException if {@code task} or {@code unit} is null
+     * @throws IllegalStateException if the group or its timer was stopped
+     * @throws RejectedExecutionException if the timer's {@code maxPendingTimeouts} is reached
+     */
+    public RearmableTimeout newRearmableTimeout(TimerTask task, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(unit, "unit");
+        long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
+        GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos,
+                timer.engine().deadlineAfter(timeoutNanos));
+        try {
+            members.admit(handle);
+        } catch (RejectedExecutionException stopped) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        boolean accepted = false;
+        try {
+            timer.start(handle);
+            accepted = true;
+            return handle;
+        } finally {
+            members.admitted(handle, accepted);
+        }
+    }
+
+    /**
      * Cancels every pending timeout of the group and refuses new ones; the timer and other
      * groups go on. Returns at once.
      *

@@ -963,10 +963,12 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
         /**
          * How late a task may start, so that the workers may wake once for tasks due close
-         * together (Linux's timer slack, {@code NSTimer.tolerance}): the leader parks until the
-         * next deadline plus half of it and then runs everything due. Tasks are never started
-         * early, whatever the tolerance; a busy machine may still start them later than it.
-         * Default 0: as soon as a task is due, as {@code ScheduledThreadPoolExecutor} does.
+         * together (Linux's timer slack, {@code NSTimer.tolerance}): a task starts between a
+         * quarter and a half of the tolerance after its deadline, and the tasks due within a
+         * quarter of it share one wake-up; the other half is left for the machine's wake-up
+         * latency. Tasks are never started early, whatever the tolerance; a busy machine may
+         * still start them later than it. Default 0: as soon as a task is due, as
+         * {@code ScheduledThreadPoolExecutor} does.
          *
          * @param tolerance how much later than its deadline a task may start
          * @param unit the unit of {@code tolerance}

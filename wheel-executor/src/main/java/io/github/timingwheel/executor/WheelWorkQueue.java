@@ -94,19 +94,28 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     (the move and the hand-out race); the task then sits both in the wheel and in a
      *     worker's hands, and whichever of the two comes second finds it FIRED and does
      *     nothing: the CAS on ArmedDeadline, not the wheel, keeps the firing to one.
-     * [8] Tolerance (Linux's timer slack): how late a task may start. The leader parks until
-     *     its next event plus half the tolerance ('slackNanos'; the other half is left for the
-     *     wake-up's own latency) and then harvests everything due, so that the tasks due within
-     *     that half share one wake-up. Producers still compare their bound with the planned
-     *     event ([4]), not with the later wake-up: a task due before the event unparks the
-     *     leader, one due in the slack after it does not. Nothing is handed out before its
-     *     deadline: the harvest takes only due tasks, whatever the slack.
+     * [8] Tolerance (Linux's timer slack): how late a task may start. Workers read the clock a
+     *     quarter of the tolerance back ('minLateNanos'), so a task is handed out once it has
+     *     been due that long, and the leader parks until its next event plus another quarter
+     *     ('slackNanos'): the tasks due within that quarter share one wake-up, and each starts
+     *     between a quarter and a half of the tolerance late (plus the wake-up's own latency,
+     *     for which the other half is left). The quarter of lateness every task gets is
+     *     deliberate: a client that compares a millisecond clock with its last activity when a
+     *     timeout fires, and arms a new one for the whole period if any millisecond is left,
+     *     re-arms whenever a timer fires less late than that activity came after the arming
+     *     (WheelTimer.Builder.tolerance); with a tolerance of 0 nothing changes. Producers
+     *     compare their bound with the planned event ([4]), not with the later wake-up: a task
+     *     due before the event unparks the leader, one due in the slack after it does not.
+     *     Nothing is handed out before its deadline: the clock is only ever read back.
+     *     drainTo and the views read it as it is.
      */
 
     /** The most due tasks one harvest moves out of the wheels for the workers ([5]). */
     static final int READY_BATCH = 64;
     private static final long NOT_PARKED = Long.MIN_VALUE;
-    /** How much later than its planned event the leader wakes: half the tolerance ([8]). */
+    /** How long ago a task must have come due to be handed out by a worker ([8]). */
+    private final long minLateNanos;
+    /** How much later than its planned event the leader wakes, besides minLateNanos ([8]). */
     private final long slackNanos;
 
     private final TimeSource clock;
@@ -147,7 +156,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             throw new IllegalArgumentException("tolerance must not be negative: " + toleranceNanos);
         }
         this.clock = clock;
-        this.slackNanos = toleranceNanos / 2;
+        this.minLateNanos = toleranceNanos / 4;
+        this.slackNanos = toleranceNanos / 2 - minLateNanos;
         this.shards = new WheelShards(shardCount, shape, clock.nanoTime());
     }
 
@@ -258,11 +268,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (claimed != null) {
             return claimed.outer(); // no lock while ready tasks last ([5])
         }
-        long giveUpAt = timed ? clock.nanoTime() + timeoutNanos : 0L;
+        long giveUpAt = timed ? clock.nanoTime() - minLateNanos + timeoutNanos : 0L; // read back as below
         workerLock.lockInterruptibly();
         try {
             for (;;) {
-                long now = clock.nanoTime();
+                long now = clock.nanoTime() - minLateNanos; // [8]
                 WheelTask task = takeDue(now);
                 if (task != null) {
                     return task.outer();
@@ -358,8 +368,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * workerLock; it is released while parked and held again on return.
      */
     private void lead(long untilEvent, long waitNanos, long now) throws InterruptedException {
-        long parkNanos = Math.min(waitNanos, untilEvent == Long.MAX_VALUE
-                ? Long.MAX_VALUE : TimingWheel.addSaturated(untilEvent, slackNanos));
+        long parkNanos = parkNanos(untilEvent, waitNanos, slackNanos);
         Thread me = Thread.currentThread();
         leader = me;
         try {
@@ -393,6 +402,15 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
     }
 
+    /**
+     * How long the leader parks ([8]): until its next event plus the slack, or until a timed
+     * wait ends if that is sooner; {@link Long#MAX_VALUE} for until woken.
+     */
+    static long parkNanos(long untilEvent, long waitNanos, long slackNanos) {
+        long untilWake = untilEvent == Long.MAX_VALUE ? Long.MAX_VALUE : TimingWheel.addSaturated(untilEvent, slackNanos);
+        return Math.min(waitNanos, untilWake);
+    }
+
     // ---------------------------------------------------------------------------------------
     // The rest of BlockingQueue: views under workerLock and every shard lock.
 
@@ -404,7 +422,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
         workerLock.lock();
         try {
-            WheelTask task = takeDue(clock.nanoTime());
+            WheelTask task = takeDue(clock.nanoTime() - minLateNanos); // [8]
             return task == null ? null : task.outer();
         } finally {
             signalFollowers();

@@ -3,6 +3,7 @@ package io.github.timingwheel.executor;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
 
 import io.github.timingwheel.core.ManualTimeSource;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,8 +38,35 @@ final class ManualClockWorkers {
         get(executor.submit(() -> { }));
     }
 
+    /**
+     * As {@link #passDueTasks()}, for an executor with a tolerance, whose workers take a task
+     * only once it has been due {@code minLateNanos} (a quarter of the tolerance): the marker is
+     * due that long before now, so once it has run every task due by then has been taken.
+     */
+    void passDueTasks(long minLateNanos) throws Exception {
+        executor.offerTask(new WakeUp());
+        CountDownLatch ran = new CountDownLatch(1);
+        executor.offerTask(new Marker(executor.wheelNow() - minLateNanos, ran));
+        ExecutorTesting.await(ran);
+    }
+
+    /** A task due at a given wheel time that counts down a latch when it runs. */
+    private static final class Marker extends WakeUp {
+        private final CountDownLatch ran;
+
+        Marker(long deadline, CountDownLatch ran) {
+            setDeadline(deadline);
+            this.ran = ran;
+        }
+
+        @Override
+        public void run() {
+            ran.countDown();
+        }
+    }
+
     /** A task due at wheel time 0 that does nothing: it only wakes the leader. */
-    private static final class WakeUp extends WheelTask {
+    private static class WakeUp extends WheelTask {
         WakeUp() {
             setDeadline(0L);
         }

@@ -47,30 +47,50 @@ class RearmableTest {
 
         SchedulerMetrics metrics();
 
+        /** Stops the group the handles belong to; false if they belong to none. */
+        boolean stopGroup();
+
         ManualClockWorkers workers();
 
         @Override
         void close();
     }
 
+    /** The schedulers, alone and through a group and a serial group. */
+    private static final String[] KINDS = {
+        "executor", "timer", "executor group", "timer group", "executor serial group", "timer serial group"};
+
     static Stream<Object[]> subjects() {
         List<Object[]> all = new ArrayList<>();
         origins().forEach(origin -> {
-            all.add(new Object[] {"executor", origin});
-            all.add(new Object[] {"timer", origin});
+            for (String kind : KINDS) {
+                all.add(new Object[] {kind, origin});
+            }
         });
         return all.stream();
     }
 
     private static Subject subject(String kind, ManualTimeSource clock) {
-        if (kind.equals("executor")) {
+        if (kind.startsWith("executor")) {
             WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
                     .workers(1).timeSource(clock).daemon(true).build();
             ManualClockWorkers workers = new ManualClockWorkers(clock, executor);
+            TaskGroup group = kind.contains("serial") ? executor.newSerialGroup()
+                    : kind.contains("group") ? executor.newGroup() : null;
             return new Subject() {
                 @Override
                 public Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit) {
-                    return executor.scheduleRearmable(action, timeout, unit);
+                    return group != null ? group.scheduleRearmable(action, timeout, unit)
+                            : executor.scheduleRearmable(action, timeout, unit);
+                }
+
+                @Override
+                public boolean stopGroup() {
+                    if (group == null) {
+                        return false;
+                    }
+                    group.shutdownNow();
+                    return true;
                 }
 
                 @Override
@@ -107,10 +127,22 @@ class RearmableTest {
         }
         WheelTimer timer = WheelTimer.builder().timeSource(clock).tolerance(0, MILLISECONDS).daemon(true).build();
         ManualClockWorkers workers = new ManualClockWorkers(clock, timer.engine());
+        TimeoutGroup group = kind.contains("serial") ? timer.newSerialGroup()
+                : kind.contains("group") ? timer.newGroup() : null;
         return new Subject() {
             @Override
             public Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit) {
-                return timer.newRearmableTimeout(t -> action.run(), timeout, unit);
+                return group != null ? group.newRearmableTimeout(t -> action.run(), timeout, unit)
+                        : timer.newRearmableTimeout(t -> action.run(), timeout, unit);
+            }
+
+            @Override
+            public boolean stopGroup() {
+                if (group == null) {
+                    return false;
+                }
+                group.stop();
+                return true;
             }
 
             @Override
@@ -270,6 +302,31 @@ class RearmableTest {
             subject.workers().advance(1, SECONDS);
             assertThat(fired).hasValue(0);
             assertThat(subject.metrics().cancelled()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Stopping a group cancels its re-armable timeouts, touched or not. Mutant: a grouped
+     * handle whose cancelByGroup does nothing leaves the timeout armed, and it fires.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void groupStop_cancelsRearmables(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger fired = new AtomicInteger();
+        try (Subject subject = subject(kind, clock)) {
+            Rearmable touched = subject.arm(fired::incrementAndGet, 10, MILLISECONDS);
+            Rearmable untouched = subject.arm(fired::incrementAndGet, 10, MILLISECONDS);
+            subject.workers().advance(5, MILLISECONDS);
+            touched.touch();
+            if (!subject.stopGroup()) {
+                return; // no group: nothing to stop
+            }
+            assertThat(touched.isArmed()).isFalse();
+            assertThat(untouched.isArmed()).isFalse();
+            assertThat(touched.touch()).isFalse();
+            subject.workers().advance(1, SECONDS);
+            assertThat(fired).hasValue(0);
         }
     }
 

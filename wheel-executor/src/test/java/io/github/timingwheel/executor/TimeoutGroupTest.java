@@ -33,8 +33,10 @@ class TimeoutGroupTest {
     private final List<WheelTimer> timers = new CopyOnWriteArrayList<>();
 
     private WheelTimer timer(int workers, long maxPendingTimeouts) {
+        // No tolerance: the manual clock's markers are due now, and a tolerant timer takes a
+        // task only once it has been due a quarter of the tolerance (ToleranceTest).
         WheelTimer timer = WheelTimer.builder().workers(workers).daemon(true).timeSource(clock)
-                .maxPendingTimeouts(maxPendingTimeouts).build();
+                .tolerance(0, MILLISECONDS).maxPendingTimeouts(maxPendingTimeouts).build();
         timers.add(timer);
         return timer;
     }

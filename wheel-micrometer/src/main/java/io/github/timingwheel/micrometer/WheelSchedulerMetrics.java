@@ -40,6 +40,7 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code timingwheel.failed}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#failed()}</td></tr>
  *   <tr><td>{@code timingwheel.cancelled}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#cancelled()}</td></tr>
  *   <tr><td>{@code timingwheel.rejected}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#rejected()}</td></tr>
+ *   <tr><td>{@code timingwheel.rearms}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#rearms()}</td></tr>
  *   <tr><td>{@code timingwheel.lateness.count}</td><td>function counter, runs</td><td>{@link LatencyDistribution#totalCount()}</td></tr>
  *   <tr><td>{@code timingwheel.lateness.percentile}, tag {@code phi=0.5} and {@code phi=0.99}</td>
  *       <td>time gauge</td><td>{@link LatencyDistribution#percentileNanos(double)} of 50 and 99</td></tr>
@@ -182,6 +183,9 @@ public final class WheelSchedulerMetrics implements MeterBinder {
             counter(registry, "rejected", BaseUnits.TASKS,
                     "Tasks refused: after shutdown, past the pending bound, or by the task executor",
                     SchedulerMetrics::rejected);
+            counter(registry, "rearms", BaseUnits.TASKS,
+                    "Re-armable timeouts linked again for a deadline a touch moved, instead of firing",
+                    SchedulerMetrics::rearms);
             counter(registry, "lateness.count", "runs", "Runs whose lateness was measured",
                     m -> m.lateness().totalCount());
             for (double quantile : QUANTILES) {

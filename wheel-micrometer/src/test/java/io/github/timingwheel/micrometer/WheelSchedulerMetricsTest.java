@@ -38,7 +38,7 @@ class WheelSchedulerMetricsTest {
     /** A generous bound for waits on real threads; a loaded machine never comes near it. */
     private static final long TIMEOUT_SECONDS = 30L;
     private static final List<String> METERS = List.of("pending", "running", "workers", "scheduled", "ran",
-            "failed", "cancelled", "rejected", "lateness.count", "lateness.percentile", "lateness.max");
+            "failed", "cancelled", "rejected", "rearms", "lateness.count", "lateness.percentile", "lateness.max");
 
     private final ManualTimeSource clock = new ManualTimeSource();
     private final MeterRegistry registry = new SimpleMeterRegistry();

@@ -79,11 +79,11 @@ public final class ScenarioRunner {
         List<Scenario> list = quick
                 ? List.of(new Churn(1024, 1, 1, 2), new Pending(100_000), new Lateness(20_000, 1, 1, 50),
                         new Burst(100_000, 200, 500), new Periodic(1_000, 10, 1), new Scale(2, 200_000, 1_000, 100_000),
-                        new Flood(4, 1, 1_000_000), new Contention(new Lateness(2_000, 1, 1, 100), 2))
+                        new Flood(4, 1, 1_000_000), new Contention(new Lateness(2_000, 1, 1, 100), 2), new Idle(10_000, 1))
                 : List.of(new Churn(1024, 5, 1, 2, 4), new Pending(1_000_000, 10_000_000),
                         new Lateness(100_000, 5, 1, 50), new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
                         new Scale(5, 2_000_000, 1_000, 10_000_000), new Flood(4, 10, 8_000_000),
-                        new Contention(new Lateness(10_000, 5, 1, 100), 2));
+                        new Contention(new Lateness(10_000, 5, 1, 100), 2), new Idle(1_000_000, 10));
         list.forEach(s -> all.put(s.name(), s));
         return all;
     }
