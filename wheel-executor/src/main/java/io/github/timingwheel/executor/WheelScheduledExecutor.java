@@ -84,7 +84,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code io.github.timingwheel.TaskLate}, {@code io.github.timingwheel.TaskRanLong} and
  * {@code io.github.timingwheel.TaskRejected}.
  */
-public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
+public class WheelScheduledExecutor extends ThreadPoolExecutor
+        implements ScheduledExecutorService, AutoCloseable {
 
     /*
      * Implementation notes
@@ -775,10 +776,21 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
-     * Shuts down and waits for termination, as Java 19's {@code ExecutorService.close()}: if
-     * interrupted while waiting, it calls {@link #shutdownNow()} and keeps waiting, then
-     * restores the interrupt. Does nothing if the executor has terminated.
+     * Shuts down and waits for termination, as Java 19's {@code ExecutorService.close()}: no
+     * new task is accepted, the tasks already submitted run or are dropped as the shutdown
+     * policies say ({@link #shutdown()}), and the call returns when every worker has ended. As
+     * with the JDK's executor, a delayed task still runs after shutdown by default, at its
+     * deadline, so {@code close()} waits for it: cancel it first, or set
+     * {@link #setExecuteExistingDelayedTasksAfterShutdownPolicy} to false. If interrupted while
+     * waiting, it calls {@link #shutdownNow()} and keeps waiting, then restores the interrupt.
+     * Does nothing if the executor has terminated.
+     *
+     * <p>The executor is {@link AutoCloseable} on Java 17 too, so
+     * {@code try (WheelScheduledExecutor timers = WheelScheduledExecutor.builder().build())}
+     * shuts it down when the block ends. Called from one of its own tasks, it waits for
+     * itself: shut down from a task with {@link #shutdown()} instead.
      */
+    @Override
     public void close() {
         boolean terminated = isTerminated();
         if (terminated) {

@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * how many timeouts are pending, how many fired, failed or were cancelled, and how late they
  * fired.
  */
-public final class WheelTimer implements Timer {
+public final class WheelTimer implements Timer, AutoCloseable {
 
     static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(WheelTimer.class);
     /** Numbers the default names of timers. */
@@ -165,6 +165,18 @@ public final class WheelTimer implements Timer {
         }
         awaitWorkers();
         return cancelled;
+    }
+
+    /**
+     * Stops the timer as {@link #stop()} does, so that {@code try (WheelTimer timer = ...)}
+     * releases its threads when the block ends: the timeouts that never ran are cancelled (and
+     * not returned; call {@link #stop()} to have them). Does nothing if the timer has stopped.
+     *
+     * @throws IllegalStateException if called from a worker of this timer
+     */
+    @Override
+    public void close() {
+        stop();
     }
 
     private void awaitWorkers() {
