@@ -7,9 +7,12 @@
  *       {@link java.util.concurrent.ThreadPoolExecutor}, as the JDK's
  *       {@link java.util.concurrent.ScheduledThreadPoolExecutor} does, with the wheel as its
  *       work queue.
- *   <li>{@code WheelWorkQueue}: the wheel behind {@link java.util.concurrent.BlockingQueue};
- *       its {@code take} runs the leader/follower protocol; producers reach it through a
- *       lock-free inbox.
+ *   <li>{@code WheelWorkQueue}: the wheels behind {@link java.util.concurrent.BlockingQueue};
+ *       its {@code take} runs the leader/follower protocol. {@code WheelShard} is one wheel
+ *       with its lock and bounded inbox: a producer tries the lock of its thread's home shard
+ *       and does the wheel work in place, or leaves the task in the inbox when the lock is
+ *       busy, and waits only when the inbox is full; {@code WheelShards} merges the shards'
+ *       due tasks in deadline order.
  *   <li>{@code ScheduledTask} and {@code PeriodicTask}: the wheel node, the future and the
  *       body in one object; a {@link io.github.timingwheel.executor.MissedRunPolicy} says what
  *       a fixed-rate task does after missed runs.
