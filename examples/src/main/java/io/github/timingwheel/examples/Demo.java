@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  * {@code WheelScheduledExecutor}, the JDK's {@code ScheduledThreadPoolExecutor} and Netty's
  * {@code HashedWheelTimer} (with its default 100 ms tick, and with a 1 ms tick) in one run,
  * then a table side by side: throughput, lateness, early firings, pending, heap per timer and
- * CPU while idle.
+ * CPU while idle, and under it what the table shows and why each scheduler wins or loses where
+ * it does.
  *
  * <p>Run: {@code java -jar examples/target/examples.jar [--help]}
  *
@@ -87,8 +88,9 @@ public final class Demo {
         out.printf("%s short timers: the network-timeout pattern on %s.%n",
                 options.timers == 1_000_000 ? "A million" : String.format("%,d", options.timers),
                 options.contenders.stream().map(c -> c.title).collect(Collectors.joining(", ")));
-        out.printf("  %d producer threads arm %,d timers on each, once flat out and once at %s timers/s:%n",
-                options.producers, options.timers, options.rate == 0 ? "as many" : String.format("%,d", options.rate));
+        out.printf("  %d producer threads together arm %,d timers on each scheduler, once flat out and once%n",
+                options.producers, options.timers);
+        out.printf("  at %s timers/s:%n", options.rate == 0 ? "as many" : String.format("%,d", options.rate));
         out.printf("  %d%% short (%s), %d%% request timeouts (%s). %d%% are cancelled before they%n",
                 100 - options.longPercent, options.shortDelay, options.longPercent, options.longDelay,
                 options.cancelPercent);
@@ -101,8 +103,9 @@ public final class Demo {
         }
         out.println("  each as a user makes it, with default settings.");
         boolean hashedWheelTimer = legends.contains(Contender.HWT_LEGEND);
-        out.printf("  Executors run %d worker thread%s%s. Machine: %d CPUs, Java %s, max heap %.1f GB.%n%n",
-                options.workers, options.workers == 1 ? "" : "s", hashedWheelTimer ? "; HWT has one" : "",
+        out.printf("  Executors run %d worker thread%s (the README's table compares 2)%s.%n",
+                options.workers, options.workers == 1 ? "" : "s", hashedWheelTimer ? "; HWT has one" : "");
+        out.printf("  Machine: %d CPUs, Java %s, max heap %.1f GB. About 20 s.%n%n",
                 runtime.availableProcessors(), System.getProperty("java.version"), runtime.maxMemory() / 1e9);
     }
 }

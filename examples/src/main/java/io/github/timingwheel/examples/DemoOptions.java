@@ -19,8 +19,8 @@ final class DemoOptions {
             "Options (defaults in brackets):",
             "  --timers N             timers armed on each scheduler, in each of the two runs [1000000]",
             "  --rate N               timers armed per second in the paced run; 0: flat out [500000]",
-            "  --producers N          threads that arm and cancel timers [4]",
-            "  --workers N            worker threads of the executors under test [1]",
+            "  --producers N          threads that arm and cancel timers, together [4]",
+            "  --workers N            worker threads of the executors under test, as in the README [2]",
             "  --short-delay MIN-MAX  delay of short timers, e.g. 1-50ms [1-50ms]",
             "  --long-delay MIN-MAX   delay of request timeouts, e.g. 1-30s [1-30s]",
             "  --long-percent P       share of timers that are request timeouts [50]",
@@ -37,7 +37,7 @@ final class DemoOptions {
     int timers = 1_000_000;
     long rate = 500_000;
     int producers = 4;
-    int workers = 1;
+    int workers = 2;
     DelayRange shortDelay = new DelayRange(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(50));
     DelayRange longDelay = new DelayRange(TimeUnit.SECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(30));
     int longPercent = 50;

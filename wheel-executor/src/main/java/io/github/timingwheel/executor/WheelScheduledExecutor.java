@@ -29,8 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * those of {@code ScheduledThreadPoolExecutor}. What differs is the cost:
  *
  * <ul>
- *   <li>schedule and cancel are O(1) whatever the number pending, and producers do not take a
- *       lock to do either (the JDK's queue is a heap under one lock: O(log n));
+ *   <li>schedule and cancel are O(1) whatever the number pending (the JDK's queue is a heap
+ *       under one lock: O(log n)), and the calling thread does the wheel work itself without
+ *       waiting, in one of several wheels: it tries the lock of its thread's home wheel
+ *       ({@code tryLock}), and if another thread holds it, leaves the task in that wheel's
+ *       bounded inbox for the holder to apply. It waits for the lock only when that inbox is
+ *       full, so a flood slows its producers instead of growing memory without bound;
  *   <li>with the {@linkplain #setRemoveOnCancelPolicy remove-on-cancel policy} on, a
  *       cancelled task is unlinked at once (within a small batch) at O(1). The constructors
  *       leave it off, as the JDK's do; the {@linkplain #builder() builder} turns it on by
@@ -67,10 +71,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       views and is returned by {@link #shutdownNow()}, but {@link #remove} cannot take it back:
  *       a worker is about to run it (it runs the executor's state check first, as every task
  *       does).
- *   <li>Producers queue through a lock-free inbox of at most 65,536 tasks; past that they insert
- *       into the wheel themselves under its lock, so a flood of submissions slows its producers
- *       instead of growing memory without bound. The wheel holds every accepted task: bound it
- *       with {@link Builder#maxPendingTasks}.
+ *   <li>On time is not at the nanosecond: a due task is handed to a worker at its deadline,
+ *       not at the next tick, but the worker's wake-up and the hand-over take time: tens of
+ *       microseconds at the median on an idle machine, milliseconds in the tail when the CPU
+ *       is busy or every worker is running a task. Never early holds regardless.
+ *   <li>A thread's home wheel's inbox holds at most 16,384 tasks; a producer that finds it
+ *       full waits for the wheel's lock and applies the inbox itself. The wheels hold every
+ *       accepted task: bound them with {@link Builder#maxPendingTasks}.
  * </ul>
  *
  * <h2>Metrics and events</h2>
@@ -84,7 +91,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code io.github.timingwheel.TaskLate}, {@code io.github.timingwheel.TaskRanLong} and
  * {@code io.github.timingwheel.TaskRejected}.
  */
-public class WheelScheduledExecutor extends ThreadPoolExecutor implements ScheduledExecutorService {
+public class WheelScheduledExecutor extends ThreadPoolExecutor
+        implements ScheduledExecutorService, AutoCloseable {
 
     /*
      * Implementation notes
@@ -815,10 +823,21 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
     }
 
     /**
-     * Shuts down and waits for termination, as Java 19's {@code ExecutorService.close()}: if
-     * interrupted while waiting, it calls {@link #shutdownNow()} and keeps waiting, then
-     * restores the interrupt. Does nothing if the executor has terminated.
+     * Shuts down and waits for termination, as Java 19's {@code ExecutorService.close()}: no
+     * new task is accepted, the tasks already submitted run or are dropped as the shutdown
+     * policies say ({@link #shutdown()}), and the call returns when every worker has ended. As
+     * with the JDK's executor, a delayed task still runs after shutdown by default, at its
+     * deadline, so {@code close()} waits for it: cancel it first, or set
+     * {@link #setExecuteExistingDelayedTasksAfterShutdownPolicy} to false. If interrupted while
+     * waiting, it calls {@link #shutdownNow()} and keeps waiting, then restores the interrupt.
+     * Does nothing if the executor has terminated.
+     *
+     * <p>The executor is {@link AutoCloseable} on Java 17 too, so
+     * {@code try (WheelScheduledExecutor timers = WheelScheduledExecutor.builder().build())}
+     * shuts it down when the block ends. Called from one of its own tasks, it waits for
+     * itself: shut down from a task with {@link #shutdown()} instead.
      */
+    @Override
     public void close() {
         boolean terminated = isTerminated();
         if (terminated) {
@@ -1029,7 +1048,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor implements Schedu
 
         /**
          * The tick of a wheel of the default geometry otherwise: a bucketing unit, not a sleep
-         * unit, since tasks start at their exact deadline.
+         * unit, since due tasks are handed out at their deadline, not at a tick boundary.
          *
          * @param tick the width of a level-0 slot
          * @param unit the unit of {@code tick}

@@ -12,10 +12,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.timingwheel.core.LatencyHistogram;
 import io.github.timingwheel.core.ManualTimeSource;
 import io.netty.util.Timeout;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -183,9 +188,34 @@ class SchedulerMetricsTest {
         assertMetrics(timer.metrics(), 2, 3, 0, 0, 1, 1);
         assertThat(timer.metrics().pending()).isEqualTo(timer.pendingTimeouts());
 
-        clock.advance(15, MILLISECONDS);
-        await(fired);
-        assertThat(timer.stop()).isEmpty(); // waits for the workers: every count is in
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Logger log = Logger.getLogger(WheelTimer.class.getName()); // Netty logs to it through JUL
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        log.setUseParentHandlers(false); // the planned exception is asserted, not printed
+        try {
+            clock.advance(15, MILLISECONDS);
+            await(fired);
+            assertThat(timer.stop()).isEmpty(); // waits for the workers: every count is in
+        } finally {
+            log.removeHandler(capture);
+            log.setUseParentHandlers(true);
+        }
+        assertThat(logged).singleElement()
+                .satisfies(record -> assertThat(record.getThrown()).hasMessage("planned, and logged"));
         assertThatThrownBy(() -> timer.newTimeout(timeout -> { }, 1, MILLISECONDS))
                 .isInstanceOf(IllegalStateException.class);
 

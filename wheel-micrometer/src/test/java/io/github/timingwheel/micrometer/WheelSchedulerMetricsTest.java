@@ -18,12 +18,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.util.Timeout;
 import java.lang.ref.WeakReference;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,9 +123,13 @@ class WheelSchedulerMetricsTest {
         assertThat(cancelled.cancel()).isTrue();
         assertMeters("timeouts", 2, 0, 1, 3, 0, 0, 1, 1);
 
-        clock.advance(15, MILLISECONDS); // both fire 5 ms late
-        assertThat(fired.await(TIMEOUT_SECONDS, SECONDS)).isTrue();
-        assertThat(timer.stop()).isEmpty(); // waits for the worker: every count is in
+        List<LogRecord> logged = capturingLog(WheelTimer.class.getName(), () -> {
+            clock.advance(15, MILLISECONDS); // both fire 5 ms late
+            assertThat(fired.await(TIMEOUT_SECONDS, SECONDS)).isTrue();
+            assertThat(timer.stop()).isEmpty(); // waits for the worker: every count is in
+        });
+        assertThat(logged).singleElement()
+                .satisfies(record -> assertThat(record.getThrown()).hasMessage("planned, and logged"));
         assertThatThrownBy(() -> timer.newTimeout(timeout -> { }, 1, MILLISECONDS))
                 .isInstanceOf(IllegalStateException.class);
 
@@ -170,11 +178,13 @@ class WheelSchedulerMetricsTest {
     }
 
     @Test
-    void bindingTwice_findsTheMetersAlreadyThere() {
+    void bindingTwice_findsTheMetersAlreadyThere() throws Exception {
         executor = WheelScheduledExecutor.builder().workers(1).name("twice").daemon(true).build();
         WheelSchedulerMetrics binder = WheelSchedulerMetrics.of(executor, Tags.empty());
         binder.bindTo(registry);
-        binder.bindTo(registry);
+        List<LogRecord> logged = capturingLog("io.micrometer", () -> binder.bindTo(registry));
+        assertThat(logged).as("Micrometer's warning, once per registry")
+                .anySatisfy(record -> assertThat(record.getMessage()).contains("already registered"));
 
         assertThat(registry.getMeters()).hasSize(METERS.size() + 1);
         assertThat(counter("twice", "scheduled")).isZero();
@@ -287,5 +297,44 @@ class WheelSchedulerMetricsTest {
             assertThat(runsDone.tryAcquire(runs, TIMEOUT_SECONDS, SECONDS))
                     .as("%d runs returned within %d s", runs, TIMEOUT_SECONDS).isTrue();
         }
+    }
+
+    /** A body whose log is checked rather than printed. */
+    @FunctionalInterface
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code body} with the java.util.logging records of {@code loggerName} and below (where
+     * Netty's and Micrometer's loggers write when no other logging library is present) kept
+     * here instead of printed; returns them, for the test to assert on.
+     */
+    private static List<LogRecord> capturingLog(String loggerName, Body body) throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Logger logger = Logger.getLogger(loggerName);
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(capture);
+        logger.setUseParentHandlers(false);
+        try {
+            body.run();
+        } finally {
+            logger.removeHandler(capture);
+            logger.setUseParentHandlers(true);
+        }
+        return records;
     }
 }

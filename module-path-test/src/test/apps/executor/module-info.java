@@ -1,0 +1,3 @@
+module app.executor {
+    requires io.github.timingwheel.executor;
+}

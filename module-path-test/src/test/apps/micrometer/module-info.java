@@ -1,0 +1,3 @@
+module app.micrometer {
+    requires io.github.timingwheel.micrometer;
+}

@@ -1,0 +1,4 @@
+module app.timer {
+    requires io.github.timingwheel.executor;
+    requires io.netty.common;
+}
