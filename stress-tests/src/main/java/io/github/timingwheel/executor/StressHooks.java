@@ -2,6 +2,8 @@ package io.github.timingwheel.executor;
 
 import io.github.timingwheel.core.ManualTimeSource;
 import io.github.timingwheel.core.WheelShape;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,19 +51,34 @@ public final class StressHooks {
         void unlock();
     }
 
-    /** The lock of the shard a task made now by the calling thread goes to. */
+    /**
+     * Holds per shard on the holder thread, which alone reads and writes it. The shard lock is
+     * not reentrant, and callers may overlap (jcstress makes states on several threads), so the
+     * holder takes a shard's lock on the first hold and lets it go on the last.
+     */
+    private static final Map<WheelShard, Integer> HOLDS = new IdentityHashMap<>();
+
+    /**
+     * The lock of the shard a task made now by the calling thread goes to, counted per shard so
+     * that overlapping holds on the holder thread nest; use it only with {@link #whileHeldElsewhere}.
+     */
     public static ShardLock homeShardLock(WheelScheduledExecutor executor) {
         WheelWorkQueue queue = executor.queue();
         WheelShard shard = queue.shard(queue.homeShard());
         return new ShardLock() {
             @Override
             public void lock() {
-                shard.lock();
+                if (HOLDS.merge(shard, 1, Integer::sum) == 1) {
+                    shard.lock();
+                }
             }
 
             @Override
             public void unlock() {
-                shard.unlock();
+                if (HOLDS.merge(shard, -1, Integer::sum) == 0) {
+                    HOLDS.remove(shard);
+                    shard.unlock();
+                }
             }
         };
     }
