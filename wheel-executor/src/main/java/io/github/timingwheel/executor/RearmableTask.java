@@ -1,5 +1,7 @@
 package io.github.timingwheel.executor;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -24,12 +26,19 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      *     goes back to its wheel instead of running (the CAS fails on the later deadline);
      *     only the claim's winner runs the body, through ScheduledTask's run, which keeps the
      *     executor's shutdown policies, hooks and counts.
-     * [4] Lateness is measured against the armed deadline the claim fired at
-     *     (ArmedDeadline.firedAt), not against the old wheel position.
+     * [4] Lateness is measured against the armed deadline the claim fired at ('firedAt'), not
+     *     against the old wheel position.
      */
 
-    /** See [1]. */
-    private final ArmedDeadline armed;
+    /** Wheel time armed for, or FIRED or CANCELLED: CAS only, read by anyone ([1], ArmedDeadline). */
+    private volatile long armed;
+    /** The timeout a touch adds to now; volatile, written by rearm (a racing touch uses either). */
+    private volatile long timeoutNanos;
+    /**
+     * The deadline the claim fired at ([4]): written by the claim's winner before it runs the
+     * action, read by the thread that runs it (the same, or one the hand-over happens-before).
+     */
+    private long firedAt = -1L;
 
     RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos) {
         this(owner, command, timeoutNanos, owner.deadlineAfter(timeoutNanos));
@@ -37,19 +46,20 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
 
     RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long deadline) {
         super(owner, command, deadline);
-        this.armed = new ArmedDeadline(deadline, timeoutNanos);
+        this.armed = deadline;
+        this.timeoutNanos = timeoutNanos;
     }
 
     @Override
     long armedDeadline() {
-        long d = armed.get();
+        long d = armed;
         return d >= 0L ? d : -1L;
     }
 
     @Override
     long firedDeadline() {
-        long firedAt = armed.firedAt(); // [4]
-        return firedAt >= 0L ? firedAt : deadline();
+        long d = firedAt; // [4]
+        return d >= 0L ? d : deadline();
     }
 
     // ---------------------------------------------------------------------------------------
@@ -57,7 +67,7 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
 
     @Override
     public boolean touch() {
-        return moveTo(owner.deadlineAfter(armed.timeoutNanos()));
+        return moveTo(owner.deadlineAfter(timeoutNanos));
     }
 
     @Override
@@ -67,13 +77,13 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
         if (!isArmed()) {
             return false;
         }
-        armed.setTimeoutNanos(timeoutNanos);
+        this.timeoutNanos = timeoutNanos;
         return moveTo(owner.deadlineAfter(timeoutNanos));
     }
 
     /** [2]. */
     private boolean moveTo(long target) {
-        long before = armed.moveTo(target);
+        long before = ArmedDeadline.moveTo(ARMED, this, target);
         if (before < 0L) {
             return false;
         }
@@ -85,18 +95,18 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
 
     @Override
     public long timeout(TimeUnit unit) {
-        return unit.convert(armed.timeoutNanos(), TimeUnit.NANOSECONDS);
+        return unit.convert(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public long remaining(TimeUnit unit) {
-        long d = armed.get();
+        long d = armed;
         return d < 0L ? 0L : unit.convert(d - owner.wheelNow(), TimeUnit.NANOSECONDS);
     }
 
     @Override
     public boolean isArmed() {
-        return armed.get() >= 0L;
+        return armed >= 0L;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -129,8 +139,10 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      * touched since the harvest goes back to its wheel instead.
      */
     final boolean claimElseRelink() {
-        long claimed = armed.claim(owner.wheelNow());
-        if (claimed == ArmedDeadline.CLAIMED) {
+        long now = owner.wheelNow();
+        long claimed = ArmedDeadline.claim(ARMED, this, now);
+        if (claimed >= 0L && claimed <= now) {
+            firedAt = claimed;
             return true;
         }
         if (claimed >= 0L) {
@@ -145,7 +157,17 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        armed.cancel();
+        ArmedDeadline.cancel(ARMED, this);
         return super.cancel(mayInterruptIfRunning);
+    }
+
+    private static final VarHandle ARMED;
+
+    static {
+        try {
+            ARMED = MethodHandles.lookup().findVarHandle(RearmableTask.class, "armed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 }

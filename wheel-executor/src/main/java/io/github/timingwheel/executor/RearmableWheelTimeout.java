@@ -1,6 +1,8 @@
 package io.github.timingwheel.executor;
 
 import io.netty.util.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -12,29 +14,34 @@ import java.util.concurrent.TimeUnit;
  */
 class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
-    /** Touch, fire and cancel agree on this word (ArmedDeadline [1]). */
-    private final ArmedDeadline armed;
+    /** Wheel time armed for, or FIRED or CANCELLED: CAS only, read by anyone (ArmedDeadline [1]). */
+    private volatile long armed;
+    /** The timeout a touch adds to now; volatile, written by rearm (a racing touch uses either). */
+    private volatile long timeoutNanos;
+    /** The deadline the claim fired at: written by the claim's winner, read by the thread that fires. */
+    private long firedAt = -1L;
 
     RearmableWheelTimeout(WheelTimer timer, TimerTask task, long timeoutNanos, long deadline) {
         super(timer, task, deadline);
-        this.armed = new ArmedDeadline(deadline, timeoutNanos);
+        this.armed = deadline;
+        this.timeoutNanos = timeoutNanos;
     }
 
     @Override
     long armedDeadline() {
-        long d = armed.get();
+        long d = armed;
         return d >= 0L ? d : -1L;
     }
 
     @Override
     long firedDeadline() {
-        long firedAt = armed.firedAt();
-        return firedAt >= 0L ? firedAt : deadline();
+        long d = firedAt;
+        return d >= 0L ? d : deadline();
     }
 
     @Override
     public boolean touch() {
-        return moveTo(wheelTimer().deadlineAfter(armed.timeoutNanos()));
+        return moveTo(wheelTimer().deadlineAfter(timeoutNanos));
     }
 
     @Override
@@ -44,13 +51,13 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
         if (!isArmed()) {
             return false;
         }
-        armed.setTimeoutNanos(timeoutNanos);
+        this.timeoutNanos = timeoutNanos;
         return moveTo(wheelTimer().deadlineAfter(timeoutNanos));
     }
 
     /** Only a move to before the previous deadline needs the wheel (RearmableTask [2]). */
     private boolean moveTo(long target) {
-        long before = armed.moveTo(target);
+        long before = ArmedDeadline.moveTo(ARMED, this, target);
         if (before < 0L) {
             return false;
         }
@@ -62,18 +69,18 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
     @Override
     public long timeout(TimeUnit unit) {
-        return unit.convert(armed.timeoutNanos(), TimeUnit.NANOSECONDS);
+        return unit.convert(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public long remaining(TimeUnit unit) {
-        long d = armed.get();
+        long d = armed;
         return d < 0L ? 0L : unit.convert(wheelTimer().nanosUntil(d), TimeUnit.NANOSECONDS);
     }
 
     @Override
     public boolean isArmed() {
-        return armed.get() >= 0L;
+        return armed >= 0L;
     }
 
     /** Claims first (RearmableTask [3]): fires only for the claim's winner. */
@@ -89,8 +96,10 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
      * since the harvest goes back to its wheel instead.
      */
     final boolean claimElseRelink() {
-        long claimed = armed.claim(wheelTimer().wheelNow());
-        if (claimed == ArmedDeadline.CLAIMED) {
+        long now = wheelTimer().wheelNow();
+        long claimed = ArmedDeadline.claim(ARMED, this, now);
+        if (claimed >= 0L && claimed <= now) {
+            firedAt = claimed;
             return true;
         }
         if (claimed >= 0L) {
@@ -105,15 +114,25 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
      */
     @Override
     public boolean cancel() {
-        return armed.cancel() && super.cancel();
+        return ArmedDeadline.cancel(ARMED, this) && super.cancel();
     }
 
     @Override
     public String toString() {
-        long d = armed.get();
+        long d = armed;
         String status = d == ArmedDeadline.CANCELLED ? "cancelled"
                 : d == ArmedDeadline.FIRED ? "expired"
-                : "deadline in " + wheelTimer().nanosUntil(d) + " ns, timeout " + armed.timeoutNanos() + " ns";
+                : "deadline in " + wheelTimer().nanosUntil(d) + " ns, timeout " + timeoutNanos + " ns";
         return "RearmableTimeout(" + status + ", task: " + task() + ")";
+    }
+
+    private static final VarHandle ARMED;
+
+    static {
+        try {
+            ARMED = MethodHandles.lookup().findVarHandle(RearmableWheelTimeout.class, "armed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 }
