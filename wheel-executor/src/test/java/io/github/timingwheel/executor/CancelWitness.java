@@ -1,10 +1,6 @@
 package io.github.timingwheel.executor;
 
-import java.util.concurrent.Delayed;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -80,59 +76,24 @@ final class CancelWitness {
         @Override
         protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
             return runnable instanceof Witnessed witnessed && !task.isPeriodic()
-                    ? new Entering<>(task, witnessed.witness())
+                    ? new Entering<>(runnable, task, witnessed.witness())
                     : task;
         }
     }
 
-    /** Delegates everything to the task; marks the witness before the task's run. */
-    private record Entering<V>(RunnableScheduledFuture<V> task, CancelWitness witness)
-            implements RunnableScheduledFuture<V> {
+    /** Delegates everything to the task, as a decorated task does; marks the witness before its run. */
+    private static final class Entering<V> extends ScheduledExecutorContractTest.DecoratedTask<V> {
+        private final CancelWitness witness;
+
+        Entering(Runnable body, RunnableScheduledFuture<V> task, CancelWitness witness) {
+            super(body, task);
+            this.witness = witness;
+        }
 
         @Override
         public void run() {
             witness.enter();
-            task.run();
-        }
-
-        @Override
-        public boolean isPeriodic() {
-            return task.isPeriodic();
-        }
-
-        @Override
-        public long getDelay(TimeUnit unit) {
-            return task.getDelay(unit);
-        }
-
-        @Override
-        public int compareTo(Delayed other) {
-            return task.compareTo(other instanceof Entering<?> entering ? entering.task : other);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            return task.cancel(mayInterruptIfRunning);
-        }
-
-        @Override
-        public boolean isCancelled() {
-            return task.isCancelled();
-        }
-
-        @Override
-        public boolean isDone() {
-            return task.isDone();
-        }
-
-        @Override
-        public V get() throws InterruptedException, ExecutionException {
-            return task.get();
-        }
-
-        @Override
-        public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-            return task.get(timeout, unit);
+            super.run();
         }
     }
 }

@@ -1315,7 +1315,7 @@ abstract class ScheduledExecutorContractTest {
     }
 
     /** Wraps a task and delegates everything to it, as decorateTask's javadoc expects. */
-    static final class DecoratedTask<V> implements RunnableScheduledFuture<V> {
+    static class DecoratedTask<V> implements RunnableScheduledFuture<V> {
         final Object body;
         final RunnableScheduledFuture<V> task;
 
