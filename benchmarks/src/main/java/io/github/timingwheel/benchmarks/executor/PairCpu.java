@@ -1,14 +1,12 @@
 package io.github.timingwheel.benchmarks.executor;
 
-import io.github.timingwheel.executor.WheelScheduledExecutor;
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -27,14 +25,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -Xmx4g -cp benchmarks/target/benchmarks.jar \
- *     io.github.timingwheel.benchmarks.executor.PairCpu wheel 1 4000000 5
+ *     io.github.timingwheel.benchmarks.executor.PairCpu wheel-executor 1 4000000 5
  * # an older build first on the class path: its classes win over the shaded ones
  * java -Xmx4g -cp old/wheel-executor.jar:old/wheel-core.jar:benchmarks/target/benchmarks.jar \
- *     io.github.timingwheel.benchmarks.executor.PairCpu wheel 1 4000000 5
+ *     io.github.timingwheel.benchmarks.executor.PairCpu wheel-executor 1 4000000 5
  * </pre>
  *
- * <p>Arguments: subject ({@code wheel}: our executor, 2 workers; {@code jdk}: the JDK's with 2
- * threads and remove-on-cancel), producers, pairs per producer, rounds.
+ * <p>Arguments: a subject of {@link TimerSubject#NAMES} (as the scenarios make it: our executor
+ * with 2 workers, the JDK's with 2 threads and remove-on-cancel, ...), producers, pairs per
+ * producer, rounds.
  */
 public final class PairCpu {
 
@@ -46,7 +45,8 @@ public final class PairCpu {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
-            System.err.println("usage: PairCpu wheel|jdk <producers> <pairs per producer> <rounds>");
+            System.err.println("usage: PairCpu <subject> <producers> <pairs per producer> <rounds>; subjects: "
+                    + TimerSubject.NAMES);
             System.exit(2);
         }
         String subject = args[0];
@@ -66,15 +66,14 @@ public final class PairCpu {
             workers.add(t);
             return t;
         };
-        ScheduledExecutorService executor = create(subject, factory);
-        try {
-            executor.schedule(() -> { }, 1, TimeUnit.MILLISECONDS).get(); // workers started
+        try (TimerSubject timers = TimerSubject.create(subject, factory)) {
+            awaitFired(timers, TimeUnit.MILLISECONDS.toNanos(1)); // workers started
             long[] producerCpu = new long[producers];
             CyclicBarrier start = new CyclicBarrier(producers + 1);
             Thread[] threads = new Thread[producers];
             for (int p = 0; p < producers; p++) {
                 int index = p;
-                threads[p] = new Thread(() -> producerCpu[index] = churn(executor, pairs, start));
+                threads[p] = new Thread(() -> producerCpu[index] = churn(timers, pairs, start));
                 threads[p].start();
             }
             long workerCpuBefore = cpuOf(workers);
@@ -83,7 +82,7 @@ public final class PairCpu {
             for (Thread t : threads) {
                 t.join();
             }
-            executor.schedule(() -> { }, 0, TimeUnit.NANOSECONDS).get(); // absorbed
+            awaitFired(timers, 0L); // absorbed
             long wallNanos = System.nanoTime() - startNanos;
             long workerCpu = cpuOf(workers) - workerCpuBefore;
             long producersCpu = 0;
@@ -95,29 +94,26 @@ public final class PairCpu {
                             + " wall %.2f M pairs/s%n",
                     subject, producers, round, producersCpu / total, workerCpu / total,
                     (producersCpu + workerCpu) / total, total / wallNanos * 1e3);
-        } finally {
-            executor.shutdownNow();
-            executor.awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 
-    private static ScheduledExecutorService create(String subject, ThreadFactory factory) {
-        switch (subject) {
-            case "wheel":
-                return WheelScheduledExecutor.builder().workers(2).threadFactory(factory).build();
-            case "jdk":
-                ScheduledThreadPoolExecutor jdk = new ScheduledThreadPoolExecutor(2, factory);
-                jdk.setRemoveOnCancelPolicy(true);
-                return jdk;
-            default:
-                throw new IllegalArgumentException("subject must be wheel or jdk: " + subject);
+    /** Arms a timer and waits until it has fired: what was queued before it has been moved. */
+    private static void awaitFired(TimerSubject timers, long delayNanos) throws InterruptedException {
+        CountDownLatch fired = new CountDownLatch(1);
+        timers.arm(new TimerSubject.Task() {
+            @Override
+            public void run() {
+                fired.countDown();
+            }
+        }, delayNanos);
+        if (!fired.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(timers.name() + ": a timer did not fire in 60 s");
         }
     }
 
     /** One producer's pairs; returns its CPU time for them. */
-    private static long churn(ScheduledExecutorService executor, int pairs, CyclicBarrier start) {
-        ScheduledFuture<?>[] live = new ScheduledFuture<?>[LIVE];
-        Runnable body = () -> { };
+    private static long churn(TimerSubject timers, int pairs, CyclicBarrier start) {
+        Object[] live = new Object[LIVE];
         ThreadLocalRandom random = ThreadLocalRandom.current();
         try {
             start.await();
@@ -128,13 +124,14 @@ public final class PairCpu {
         for (int i = 0; i < pairs; i++) {
             int slot = i & (LIVE - 1);
             if (live[slot] != null) {
-                live[slot].cancel(false);
+                timers.cancel(live[slot]);
             }
-            live[slot] = executor.schedule(body, 10_000 + random.nextInt(20_000), TimeUnit.MILLISECONDS);
+            live[slot] = timers.arm(TimerSubject.NOOP,
+                    TimeUnit.MILLISECONDS.toNanos(10_000 + random.nextInt(20_000)));
         }
-        for (ScheduledFuture<?> future : live) {
-            if (future != null) {
-                future.cancel(false);
+        for (Object handle : live) {
+            if (handle != null) {
+                timers.cancel(handle);
             }
         }
         return THREADS.getCurrentThreadCpuTime() - before;
