@@ -2,6 +2,7 @@ package io.github.timingwheel.executor;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bare task for the stress tests of the sharded queue ({@link WheelWorkQueue},
@@ -18,6 +19,7 @@ import java.lang.invoke.VarHandle;
  */
 public final class ShardStressTask extends WheelTask {
 
+    private static final AtomicLong STAMPS = new AtomicLong();
     private static final int PENDING = 0;
     private static final int CANCELLED = 1;
 
@@ -28,8 +30,8 @@ public final class ShardStressTask extends WheelTask {
     /** A task of {@code queue}'s shard {@code shard}, due at wheel time {@code deadline}. */
     ShardStressTask(WheelWorkQueue queue, int shard, long deadline) {
         this.queue = queue;
-        setDeadline(deadline);
-        assignShard(shard);
+        // Stamps in order of making, as one thread's are (WheelShards [6]).
+        place(deadline, STAMPS.incrementAndGet() << WheelShard.SHARD_BITS | shard);
     }
 
     /** A task of the calling thread's home shard, as a task the executor makes. */

@@ -69,15 +69,14 @@ public final class ShardedQueueStress {
         final ShardStressTask b = new ShardStressTask(null, 0, DUE);
         final WheelTask[] taken = new WheelTask[4];
         final WheelTask[] rest = new WheelTask[4];
-        final SequenceCounter sequences = new SequenceCounter();
 
         {
-            shards.shardOf(a).submit(a, true, sequences);
+            shards.shardOf(a).submit(a, true);
         }
 
         @Actor
         public void schedule(IIII_Result r) {
-            r.r2 = shards.shardOf(b).submit(b, true, sequences) ? 1 : 0;
+            r.r2 = shards.shardOf(b).submit(b, true) ? 1 : 0;
         }
 
         @Actor
@@ -299,7 +298,6 @@ public final class ShardedQueueStress {
     @State
     public static class PushVsUnlock {
         final WheelShard shard = new WheelShard(0, StressHooks.SMALL, 0L);
-        final SequenceCounter sequences = new SequenceCounter();
         final ShardStressTask task = new ShardStressTask(null, 0, NOT_DUE);
 
         @Actor
@@ -310,7 +308,7 @@ public final class ShardedQueueStress {
 
         @Actor
         public void schedule(III_Result r) {
-            r.r1 = shard.submit(task, true, sequences) ? 1 : 0;
+            r.r1 = shard.submit(task, true) ? 1 : 0;
         }
 
         @Arbiter

@@ -127,7 +127,8 @@ final class DueHeap {
 
     /**
      * Whether {@code a} runs before {@code b}. Deadlines are wheel times, never negative, so a
-     * plain comparison is exact; sequences are unique within a wheel.
+     * plain comparison is exact; nodes with equal deadlines and equal sequences (which a
+     * caller's own sequences may give) come out in no particular order.
      */
     static boolean precedes(TimerNode a, TimerNode b) {
         return a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence);

@@ -237,8 +237,9 @@ public final class TimingWheel<T extends TimerNode> {
     /**
      * Schedules {@code node} to become due at {@code deadline}, with a sequence the caller
      * assigned: for a driver that spreads nodes over several wheels and merges what they hand
-     * out, so that one counter orders equal deadlines across all of them. Sequences need not be
-     * dense or arrive in order; among equal deadlines the smaller comes out first. Do not mix
+     * out, so that one order of sequences holds across all of them. Sequences need not be
+     * dense, unique or arrive in order; among equal deadlines the smaller comes out first, and
+     * nodes equal in both come out in no particular order. Do not mix
      * with {@link #schedule(TimerNode, long)} in one wheel unless the caller's sequences never
      * meet the wheel's own (they count from 0).
      *

@@ -16,7 +16,7 @@ final class GroupedRearmableTask extends RearmableTask implements GroupMember {
     private GroupMember nextDue;
 
     GroupedRearmableTask(WheelScheduledExecutor owner, TaskGroup group, Runnable command, long timeoutNanos) {
-        super(owner, command, timeoutNanos, owner.deadlineAfter(timeoutNanos));
+        super(owner, command, timeoutNanos);
         this.group = group;
     }
 

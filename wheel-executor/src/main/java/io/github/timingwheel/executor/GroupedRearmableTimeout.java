@@ -18,8 +18,8 @@ final class GroupedRearmableTimeout extends RearmableWheelTimeout implements Gro
     /** Serial groups' run queue link, guarded by the group's SerialRunQueue. */
     private GroupMember nextDue;
 
-    GroupedRearmableTimeout(WheelTimer timer, TimeoutGroup group, TimerTask task, long timeoutNanos, long deadline) {
-        super(timer, task, timeoutNanos, deadline);
+    GroupedRearmableTimeout(WheelTimer timer, TimeoutGroup group, TimerTask task, long timeoutNanos) {
+        super(timer, task, timeoutNanos);
         this.group = group;
     }
 

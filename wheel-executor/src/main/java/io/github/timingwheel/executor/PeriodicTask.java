@@ -22,24 +22,24 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     /** The period (fixed rate) or delay (fixed delay), positive, in nanoseconds. */
     final long period;
 
-    PeriodicTask(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
-        super(owner, body, deadline);
+    PeriodicTask(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
+        super(owner, body, initialDelayNanos);
         this.period = period;
     }
 
-    /** A task whose runs are due at {@code deadline + n * period}, with {@code policy} for missed runs. */
-    static PeriodicTask fixedRate(WheelScheduledExecutor owner, Runnable body, long deadline, long period,
+    /** A task whose runs are due at {@code initialDelayNanos + n * period} from now, with {@code policy} for missed runs. */
+    static PeriodicTask fixedRate(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period,
             MissedRunPolicy policy) {
         return switch (policy) {
-            case CATCH_UP -> new CatchingUp(owner, body, deadline, period);
-            case SKIP -> new Skipping(owner, body, deadline, period);
-            case RESTART -> new Restarting(owner, body, deadline, period);
+            case CATCH_UP -> new CatchingUp(owner, body, initialDelayNanos, period);
+            case SKIP -> new Skipping(owner, body, initialDelayNanos, period);
+            case RESTART -> new Restarting(owner, body, initialDelayNanos, period);
         };
     }
 
     /** A task whose runs are due {@code delay} after the previous one ended. */
-    static PeriodicTask fixedDelay(WheelScheduledExecutor owner, Runnable body, long deadline, long delay) {
-        return new FixedDelay(owner, body, deadline, delay);
+    static PeriodicTask fixedDelay(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long delay) {
+        return new FixedDelay(owner, body, initialDelayNanos, delay);
     }
 
     @Override
@@ -60,8 +60,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     abstract long nextDeadline();
 
     private static final class FixedDelay extends PeriodicTask {
-        FixedDelay(WheelScheduledExecutor owner, Runnable body, long deadline, long delay) {
-            super(owner, body, deadline, delay);
+        FixedDelay(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long delay) {
+            super(owner, body, initialDelayNanos, delay);
         }
 
         @Override
@@ -72,8 +72,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
 
     /** The JDK's fixed rate: no clock read, the next deadline is one period after this one. */
     private static final class CatchingUp extends PeriodicTask {
-        CatchingUp(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
-            super(owner, body, deadline, period);
+        CatchingUp(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
+            super(owner, body, initialDelayNanos, period);
         }
 
         @Override
@@ -83,8 +83,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     private static final class Skipping extends PeriodicTask {
-        Skipping(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
-            super(owner, body, deadline, period);
+        Skipping(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
+            super(owner, body, initialDelayNanos, period);
         }
 
         @Override
@@ -94,8 +94,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     private static final class Restarting extends PeriodicTask {
-        Restarting(WheelScheduledExecutor owner, Runnable body, long deadline, long period) {
-            super(owner, body, deadline, period);
+        Restarting(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
+            super(owner, body, initialDelayNanos, period);
         }
 
         @Override

@@ -41,12 +41,8 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
     private long firedAt = -1L;
 
     RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos) {
-        this(owner, command, timeoutNanos, owner.deadlineAfter(timeoutNanos));
-    }
-
-    RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long deadline) {
-        super(owner, command, deadline);
-        this.armed = deadline;
+        super(owner, command, timeoutNanos);
+        this.armed = deadline();
         this.timeoutNanos = timeoutNanos;
     }
 

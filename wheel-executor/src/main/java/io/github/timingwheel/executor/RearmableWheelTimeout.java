@@ -21,9 +21,9 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
     /** The deadline the claim fired at: written by the claim's winner, read by the thread that fires. */
     private long firedAt = -1L;
 
-    RearmableWheelTimeout(WheelTimer timer, TimerTask task, long timeoutNanos, long deadline) {
-        super(timer, task, deadline);
-        this.armed = deadline;
+    RearmableWheelTimeout(WheelTimer timer, TimerTask task, long timeoutNanos) {
+        super(timer, task, timeoutNanos);
+        this.armed = deadline();
         this.timeoutNanos = timeoutNanos;
     }
 

@@ -83,11 +83,11 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     /** What the queue hands to workers and what views show: a decorated task, or null for this. */
     RunnableScheduledFuture<V> decorated;
 
-    ScheduledTask(WheelScheduledExecutor owner, Object body, long deadline) {
+    /** @param delayNanos from now; a negative delay means now */
+    ScheduledTask(WheelScheduledExecutor owner, Object body, long delayNanos) {
         this.owner = owner;
         this.payload = body;
-        setDeadline(deadline);
-        assignShard(owner.queue().homeShard());
+        owner.queue().place(this, delayNanos);
     }
 
     /** The runnable a worker runs and that the queue shows: the decorated task if any. */

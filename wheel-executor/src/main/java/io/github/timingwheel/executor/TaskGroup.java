@@ -116,8 +116,7 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        GroupedTask<Void> task = new GroupedTask<>(executor, this, command,
-                executor.deadlineAfter(unit.toNanos(delay)));
+        GroupedTask<Void> task = new GroupedTask<>(executor, this, command, unit.toNanos(delay));
         return submit(task, task, executor.decorateTask(command, task));
     }
 
@@ -126,8 +125,7 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
-        GroupedTask<V> task = new GroupedTask<>(executor, this, callable,
-                executor.deadlineAfter(unit.toNanos(delay)));
+        GroupedTask<V> task = new GroupedTask<>(executor, this, callable, unit.toNanos(delay));
         return submit(task, task, executor.decorateTask(callable, task));
     }
 
@@ -186,7 +184,7 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelayNanos, long periodNanos,
             MissedRunPolicy policy) {
         GroupedPeriodicTask task = new GroupedPeriodicTask(executor, this, command,
-                executor.deadlineAfter(initialDelayNanos), periodNanos, policy);
+                initialDelayNanos, periodNanos, policy);
         return submit(task, task, executor.decorateTask(command, task));
     }
 

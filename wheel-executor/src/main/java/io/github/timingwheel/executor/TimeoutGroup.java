@@ -74,8 +74,7 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
-        GroupedTimeout timeout = new GroupedTimeout(timer, this, task,
-                timer.engine().deadlineAfter(unit.toNanos(delay)));
+        GroupedTimeout timeout = new GroupedTimeout(timer, this, task, unit.toNanos(delay));
         try {
             members.admit(timeout);
         } catch (RejectedExecutionException stopped) {
@@ -107,8 +106,7 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos,
-                timer.engine().deadlineAfter(timeoutNanos));
+        GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos);
         try {
             members.admit(handle);
         } catch (RejectedExecutionException stopped) {

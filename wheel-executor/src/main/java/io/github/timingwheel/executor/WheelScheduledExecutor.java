@@ -300,7 +300,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        ScheduledTask<Void> task = new ScheduledTask<>(this, command, deadlineAfter(unit.toNanos(delay)));
+        ScheduledTask<Void> task = new ScheduledTask<>(this, command, unit.toNanos(delay));
         return delayedExecute(task, decorateTask(command, task));
     }
 
@@ -331,7 +331,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
-        ScheduledTask<V> task = new ScheduledTask<>(this, callable, deadlineAfter(unit.toNanos(delay)));
+        ScheduledTask<V> task = new ScheduledTask<>(this, callable, unit.toNanos(delay));
         return delayedExecute(task, decorateTask(callable, task));
     }
 
@@ -380,7 +380,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (period <= 0L) {
             throw new IllegalArgumentException("period must be positive: " + period);
         }
-        PeriodicTask task = PeriodicTask.fixedRate(this, command, deadlineAfter(unit.toNanos(initialDelay)),
+        PeriodicTask task = PeriodicTask.fixedRate(this, command, unit.toNanos(initialDelay),
                 unit.toNanos(period), policy);
         return delayedExecute(task, decorateTask(command, task));
     }
@@ -406,7 +406,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (delay <= 0L) {
             throw new IllegalArgumentException("delay must be positive: " + delay);
         }
-        PeriodicTask task = PeriodicTask.fixedDelay(this, command, deadlineAfter(unit.toNanos(initialDelay)),
+        PeriodicTask task = PeriodicTask.fixedDelay(this, command, unit.toNanos(initialDelay),
                 unit.toNanos(delay));
         return delayedExecute(task, decorateTask(command, task));
     }
@@ -538,7 +538,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (isShutdown()) {
             return false;
         }
-        ScheduledTask<Void> task = new ScheduledTask<>(this, drain, deadlineAfter(0L));
+        ScheduledTask<Void> task = new ScheduledTask<>(this, drain, 0L);
         try {
             reservePending(task);
         } catch (RejectedExecutionException full) {

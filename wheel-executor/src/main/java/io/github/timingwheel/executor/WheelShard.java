@@ -88,11 +88,9 @@ final class WheelShard extends WheelShardPadAfter {
      *     stays, at worst for a task already drained (one early harvest). A drain stopped at
      *     its limit sets it to 0: look again at once. So min(wheelEvent, inboxEvent) never
      *     misses a due task.
-     * [5] Sequences. A task's sequence is (counter << SHARD_BITS) | shard index: its low bits
-     *     are set when the task is made (the making thread's home shard) and never change, so
-     *     a racy read of the sequence (a 64-bit field: atomic on 64-bit JVMs) always names the
-     *     right shard; the counter bits come from one queue-wide counter when the task is
-     *     queued, which orders equal deadlines across shards by submission (happens-before).
+     * [5] Sequences. A task's sequence is (stamp << SHARD_BITS) | shard index, set when the
+     *     task is made (WheelShards [6]); its low bits never change, so a racy read of the
+     *     sequence (a 64-bit field: atomic on 64-bit JVMs) always names the right shard.
      * [6] 'relinks' counts the lazy re-arms of re-armable tasks (WheelShards [5]) for metrics:
      *     only lock holders write it, so a plain increment published with an opaque store is
      *     exact; a metrics read (opaque, no lock) may lag by the re-links of one harvest.
@@ -173,16 +171,12 @@ final class WheelShard extends WheelShardPadAfter {
      * Applies a task whose state changed (new, re-queued or cancelled) in place, or through the
      * inbox if the lock is busy.
      *
-     * @param sequenced whether to give the task its queue-wide sequence first (a task being
-     *     queued); the counter is read at once, so the order is the order of the calls
+     * @param queueing whether the task is being queued (new, or a periodic one again)
      * @return true if applied in place; false if pushed into the inbox
      */
-    boolean submit(WheelTask task, boolean queueing, SequenceCounter sequences) {
+    boolean submit(WheelTask task, boolean queueing) {
         if (tryLock()) {
             try {
-                if (queueing) {
-                    task.assignSequence(sequences.next(index));
-                }
                 applyLinked(task);
             } finally {
                 unlockAndHelp();
@@ -190,7 +184,6 @@ final class WheelShard extends WheelShardPadAfter {
             return true;
         }
         if (queueing) {
-            task.assignSequence(sequences.next(index));
             task.markInInbox(); // WheelWorkQueue [6]: published by the push
         }
         push(task, queueing);
@@ -296,12 +289,11 @@ final class WheelShard extends WheelShardPadAfter {
 
     /**
      * Re-links a re-armable task that came due at its old place but is armed for a later
-     * deadline (WheelShards [5]), with a new sequence, as if it were scheduled now. Call only
-     * when holding lock.
+     * deadline (WheelShards [5]), with a new sequence of this shard, as if it were scheduled
+     * now. Call only when holding lock.
      */
-    void relink(WheelTask task, long armedDeadline, SequenceCounter sequences) {
-        task.assignSequence(sequences.next(index));
-        wheel.schedule(task, armedDeadline, task.sequence());
+    void relink(WheelTask task, long armedDeadline, long sequence) {
+        wheel.schedule(task, armedDeadline, sequence);
         RELINKS.setOpaque(this, relinks + 1); // [6]
     }
 

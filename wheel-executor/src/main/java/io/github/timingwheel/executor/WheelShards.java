@@ -18,32 +18,51 @@ final class WheelShards {
      * [1] Placement. A task's shard is fixed when the task is made: the making thread's home
      *     shard, from a per-thread probe (as Striped64's). A producer that finds its shard's
      *     lock busy moves its probe to another shard for its next tasks, so producers spread
-     *     over the shards and rarely meet on one lock or cache line (WheelShard [2]).
+     *     over the shards and rarely meet on one lock or cache line (WheelShard [2]). Each
+     *     thread keeps its probe and its last stamp ([6]) in a Producer of this queue (a
+     *     ThreadLocal per queue: stamps of queues with different origins or clocks must not
+     *     mix), touched only by that thread.
      * [2] The merged view of time is the minimum of each shard's published lower bound
      *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
      *     on every park: the leader locks only the shards whose bound says something is due.
      * [3] Harvest. The leader locks the due shards in index order, drains a batch of each
      *     inbox, and then repeatedly polls the shard whose due head has the smallest (deadline,
-     *     sequence), so that what it hands out is in one order across shards. A sequence is
-     *     drawn from one counter when a task is queued (WheelShard [5]): for submissions ordered
-     *     by happens-before, the later one draws the larger number whatever shard it lands in.
-     *     Each harvested shard then publishes its exact next event and is unlocked.
+     *     sequence), so that what it hands out is in one order across shards ([6]). Each
+     *     harvested shard then publishes its exact next event and is unlocked.
      * [4] Views (size, contains, remove, snapshots) lock every shard in index order; they are
      *     not on the hot path.
      * [5] Lazy re-arm. A re-armable task whose old place comes due but whose armed deadline
      *     (ArmedDeadline) a touch has moved past now is re-linked in its shard for that
      *     deadline, under the lock the harvest holds, instead of being handed out; so a task
-     *     touched many times between two harvests costs one re-link. It gets a new sequence:
-     *     among equal deadlines it goes after tasks scheduled before the touch that moved it
-     *     (as near as the harvest can tell: after those scheduled before the re-link).
+     *     touched many times between two harvests costs one re-link. It gets a new stamp ([6])
+     *     from the harvest's clock read: among equal deadlines it goes after tasks scheduled
+     *     before the touch that moved it (as near as the harvest can tell: after those
+     *     scheduled before the re-link).
+     * [6] Sequences without a shared counter. A task's sequence is (stamp << SHARD_BITS) |
+     *     shard index. The stamp is given when the task is made, on the making thread, from
+     *     the same clock read as its deadline: max(now, that thread's previous stamp + 1), a
+     *     hybrid logical clock per thread. So equal deadlines run in submission order for
+     *     submissions made by one thread (its stamps increase even when the clock stands
+     *     still), and for submissions by different threads ordered by happens-before whose
+     *     clock reads differ: the later one read a later time, so it has the larger stamp,
+     *     whatever shard it lands in (System.nanoTime's reads around a hand-off between
+     *     threads do differ; a manual test clock that stands still gives equal reads, and
+     *     then such ties go by shard index). That is all the ScheduledThreadPoolExecutor
+     *     contract asks (FIFO among tasks due at exactly the same time), and it costs no
+     *     write to a shared cache line: the one queue-wide counter it replaces was the hot
+     *     path's ceiling from two producers on (docs/design.md). The ties between
+     *     submissions on different threads that read the same time are not ordered, as
+     *     they are not ordered by any clock. A task keeps its stamp when it is queued again
+     *     (a periodic run, a re-offer), as the JDK's executor keeps its sequence number. The
+     *     stamp is wheel time, whose low 57 bits the sequence keeps: equal deadlines of a
+     *     task queued before and one queued after a multiple of 2^57 ns (4.5 years) of the
+     *     queue's age run newest first.
      */
-
-    private static final ThreadLocal<int[]> PROBE =
-            ThreadLocal.withInitial(() -> new int[] {ThreadLocalRandom.current().nextInt() | 1});
 
     private final WheelShard[] shards;
     private final int mask;
-    private final SequenceCounter sequences = new SequenceCounter();
+    /** The calling thread's probe and stamps in this queue ([1], [6]). */
+    private final ThreadLocal<Producer> producers = ThreadLocal.withInitial(Producer::new);
     /** The shards the harvest has locked, in index order; used only by the harvesting worker. */
     private final WheelShard[] harvesting;
     /** Each locked shard's due head, or null; used only by the harvesting worker. */
@@ -78,9 +97,21 @@ final class WheelShards {
     // ---------------------------------------------------------------------------------------
     // Producers ([1]).
 
-    /** The shard a task made by the calling thread now goes to. */
+    /** The shard a task made by the calling thread now goes to; for tests. */
     int homeShard() {
-        return PROBE.get()[0] & mask;
+        return producers.get().probe & mask;
+    }
+
+    /**
+     * Gives a task being made now by the calling thread its deadline, its shard and its stamp
+     * ([1], [6]), from one clock read.
+     *
+     * @param now wheel time, read just now
+     * @param deadline wheel time
+     */
+    void place(WheelTask task, long now, long deadline) {
+        Producer producer = producers.get();
+        task.place(deadline, producer.nextStamp(now) << WheelShard.SHARD_BITS | (producer.probe & mask));
     }
 
     WheelShard shardOf(WheelTask task) {
@@ -94,19 +125,31 @@ final class WheelShards {
      */
     WheelShard submit(WheelTask task, boolean queueing) {
         WheelShard shard = shardOf(task);
-        if (!shard.submit(task, queueing, sequences) && queueing) {
-            moveProbe();
+        if (!shard.submit(task, queueing) && queueing) {
+            producers.get().moveProbe();
         }
         return shard;
     }
 
-    private static void moveProbe() {
-        int[] probe = PROBE.get();
-        int p = probe[0];
-        p ^= p << 13; // xorshift, as Striped64.advanceProbe
-        p ^= p >>> 17;
-        p ^= p << 5;
-        probe[0] = p;
+    /** A thread's state in this queue ([1], [6]); read and written only by that thread. */
+    private static final class Producer {
+        int probe = ThreadLocalRandom.current().nextInt() | 1;
+        long lastStamp = -1L;
+
+        /** A stamp later than this thread's previous one and not before {@code now} ([6]). */
+        long nextStamp(long now) {
+            long stamp = Math.max(now, lastStamp + 1L);
+            lastStamp = stamp;
+            return stamp;
+        }
+
+        void moveProbe() {
+            int p = probe;
+            p ^= p << 13; // xorshift, as Striped64.advanceProbe
+            p ^= p >>> 17;
+            p ^= p << 5;
+            probe = p;
+        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -138,6 +181,7 @@ final class WheelShards {
             }
         }
         int count = 0;
+        Producer harvester = null; // for the stamps of re-links ([5]), looked up if any
         try {
             for (int i = 0; i < locked; i++) {
                 harvesting[i].drainInbox(WheelShard.DRAIN_BATCH);
@@ -151,8 +195,11 @@ final class WheelShards {
                 WheelShard shard = harvesting[first];
                 WheelTask task = shard.wheel().poll(nanoTime);
                 long armed = task.armedDeadline();
-                if (armed > now) {
-                    shard.relink(task, armed, sequences); // touched since it was linked ([5])
+                if (armed > now) { // touched since it was linked ([5])
+                    if (harvester == null) {
+                        harvester = producers.get();
+                    }
+                    shard.relink(task, armed, harvester.nextStamp(now) << WheelShard.SHARD_BITS | shard.index);
                 } else {
                     task.handedOut();
                     into[count++] = task;

@@ -19,19 +19,12 @@ abstract class WheelTask extends TimerNode implements Runnable {
     abstract Runnable outer();
 
     /**
-     * Puts a task that is being made into a shard of its queue for its whole life: the low bits
-     * of its sequence ({@link WheelShard} note [5]). Call from the constructor, before the task
-     * is visible to any other thread.
+     * Gives a task that is being made its deadline and its sequence, whose low bits put it into
+     * a shard of its queue for its whole life ({@link WheelShards} note [6]). Call from the
+     * constructor, before the task is visible to any other thread.
      */
-    final void assignShard(int shardIndex) {
-        setSequence(shardIndex);
-    }
-
-    /**
-     * Gives a task that is being queued its queue-wide sequence, whose low bits keep its shard
-     * ({@link WheelShard} note [5]). Call by the producer, before the task reaches the wheel.
-     */
-    final void assignSequence(long sequence) {
+    final void place(long deadline, long sequence) {
+        setDeadline(deadline);
         setSequence(sequence);
     }
 

@@ -47,11 +47,11 @@ class WheelTimeout extends WheelTask implements Timeout {
      */
     private volatile boolean inInbox;
 
-    WheelTimeout(WheelTimer timer, TimerTask task, long deadline) {
+    /** @param delayNanos from now; a negative delay means now */
+    WheelTimeout(WheelTimer timer, TimerTask task, long delayNanos) {
         this.timer = timer;
         this.task = task;
-        setDeadline(deadline);
-        assignShard(timer.engine().queue().homeShard());
+        timer.engine().queue().place(this, delayNanos);
     }
 
     @Override

@@ -107,7 +107,7 @@ public final class WheelTimer implements Timer, AutoCloseable {
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
-        return start(new WheelTimeout(this, task, engine.deadlineAfter(unit.toNanos(delay))));
+        return start(new WheelTimeout(this, task, unit.toNanos(delay)));
     }
 
     /**
@@ -128,7 +128,7 @@ public final class WheelTimer implements Timer, AutoCloseable {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        return start(new RearmableWheelTimeout(this, task, timeoutNanos, engine.deadlineAfter(timeoutNanos)));
+        return start(new RearmableWheelTimeout(this, task, timeoutNanos));
     }
 
     /**

@@ -181,9 +181,24 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     // ---------------------------------------------------------------------------------------
     // Producers: any thread, never workerLock ([1]).
 
-    /** The shard a task made now by the calling thread belongs to ([1]). */
+    /** The shard a task made now by the calling thread belongs to ([1]); for tests. */
     int homeShard() {
         return shards.homeShard();
+    }
+
+    /**
+     * Gives a task being made by the calling thread its deadline, {@code delayNanos} from now
+     * (a negative delay means now), its shard and its place among equal deadlines
+     * (WheelShards [6]), from one clock read.
+     */
+    void place(WheelTask task, long delayNanos) {
+        long now = wheelNow();
+        shards.place(task, now, TimingWheel.addSaturated(now, Math.max(0L, delayNanos)));
+    }
+
+    /** As {@link #place}, with a deadline in wheel time; for tests. */
+    void placeAt(WheelTask task, long deadline) {
+        shards.place(task, wheelNow(), deadline);
     }
 
     /** Links a NEW (or re-queued periodic) task and wakes the leader if it is the new first event. */

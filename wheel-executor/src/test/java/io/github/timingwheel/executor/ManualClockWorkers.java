@@ -46,7 +46,7 @@ final class ManualClockWorkers {
     void passDueTasks(long minLateNanos) throws Exception {
         executor.offerTask(new WakeUp());
         CountDownLatch ran = new CountDownLatch(1);
-        executor.offerTask(new Marker(executor.wheelNow() - minLateNanos, ran));
+        executor.offerTask(new Marker(executor.queue(), minLateNanos, ran));
         ExecutorTesting.await(ran);
     }
 
@@ -54,8 +54,9 @@ final class ManualClockWorkers {
     private static final class Marker extends WakeUp {
         private final CountDownLatch ran;
 
-        Marker(long deadline, CountDownLatch ran) {
-            setDeadline(deadline);
+        /** Due {@code minLateNanos} before now, after the tasks submitted before it with that deadline. */
+        Marker(WheelWorkQueue queue, long minLateNanos, CountDownLatch ran) {
+            queue.placeAt(this, queue.wheelNow() - minLateNanos);
             this.ran = ran;
         }
 

@@ -3,6 +3,7 @@ package io.github.timingwheel.executor;
 import static io.github.timingwheel.executor.ExecutorTesting.await;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.core.ManualTimeSource;
@@ -16,19 +17,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What sharding must not change: submission order among equal deadlines across shards, for
- * submissions ordered by happens-before ({@code WheelShards} note [3]), and {@code remove} of a
+ * submissions ordered by happens-before ({@code WheelShards} note [6]), and {@code remove} of a
  * due task that a harvest handed out but no worker has taken yet ({@code ReadyBatch}).
  */
 class ShardedQueueTest {
 
     private static final int PAIRS = 64;
+    private static final int MOVES = 32;
+    private static final long DELAY_NANOS = MILLISECONDS.toNanos(1);
 
     /**
-     * Pairs of threads: A schedules, then hands over to B through a latch, and B schedules the
-     * same deadline (the manual clock does not move meanwhile). Each thread has its own home
-     * shard, so most pairs land on two shards. With one worker, every A runs before its B.
-     * A shard-local sequence instead of the queue-wide one (the mutant
-     * {@code SequenceCounter.next} returning {@code index} plus a per-shard count) fails it.
+     * Pairs of threads: A schedules, a nanosecond passes, A hands over to B through a latch,
+     * and B schedules for the same deadline (a delay one nanosecond shorter). Each thread has
+     * its own home shard, so most pairs land on two shards. With one worker, every A runs
+     * before its B (WheelShards [6]: the later submission read the later time). Stamps that
+     * ignore the clock (the mutant {@code Producer.nextStamp} returning {@code lastStamp + 1}:
+     * a per-thread count) fail it.
      */
     @Test
     void equalDeadlines_runInHappensBeforeOrder_acrossShards() throws InterruptedException {
@@ -46,7 +50,8 @@ class ShardedQueueTest {
                 CountDownLatch handedOver = new CountDownLatch(1);
                 Thread a = new Thread(() -> {
                     shards[0] = executor.queue().homeShard();
-                    executor.schedule(() -> ran.add(first), 1, MILLISECONDS);
+                    executor.schedule(() -> ran.add(first), DELAY_NANOS, NANOSECONDS);
+                    clock.advance(1, NANOSECONDS);
                     handedOver.countDown();
                 });
                 Thread b = new Thread(() -> {
@@ -57,7 +62,7 @@ class ShardedQueueTest {
                         return;
                     }
                     shards[1] = executor.queue().homeShard();
-                    executor.schedule(() -> ran.add(second), 1, MILLISECONDS);
+                    executor.schedule(() -> ran.add(second), DELAY_NANOS - 1, NANOSECONDS);
                 });
                 a.start();
                 b.start();
@@ -71,14 +76,59 @@ class ShardedQueueTest {
             }
             assertThat(pairsOnTwoShards).as("pairs whose threads had different home shards").isPositive();
             CountDownLatch allRan = new CountDownLatch(1);
-            executor.schedule(allRan::countDown, 1, MILLISECONDS); // after every pair, by sequence
-            clock.advance(1, MILLISECONDS);
+            executor.schedule(allRan::countDown, DELAY_NANOS, NANOSECONDS); // after every pair
+            clock.advance(2 * DELAY_NANOS, NANOSECONDS);
             await(allRan);
         } finally {
             executor.shutdown();
             awaitTermination(executor);
         }
         assertThat(ran).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * One thread schedules many tasks for one deadline while the clock stands still, and moves
+     * to another shard now and then (its home shard's lock is busy: held here, so the task
+     * goes through the inbox and the thread's probe moves on). With one worker they run in
+     * submission order. Stamps from the clock alone (the mutant {@code Producer.nextStamp}
+     * returning {@code now}: equal across shards, so ties go by shard index) fail it.
+     */
+    @Test
+    void equalDeadlines_fromOneThread_runInSubmissionOrder_asItMovesShards() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).shards(8).timeSource(clock).daemon(true).build();
+        List<Integer> ran = new CopyOnWriteArrayList<>();
+        int movesToALowerShard = 0;
+        try {
+            int shard = executor.queue().homeShard();
+            for (int i = 0; i < 40 * MOVES; i++) {
+                int index = i;
+                if (i % 40 == 39) {
+                    WheelShard busy = executor.queue().shard(shard);
+                    busy.lock();
+                    try {
+                        executor.schedule(() -> ran.add(index), 1, MILLISECONDS);
+                    } finally {
+                        busy.unlock();
+                    }
+                    int next = executor.queue().homeShard();
+                    movesToALowerShard += next < shard ? 1 : 0;
+                    shard = next;
+                } else {
+                    executor.schedule(() -> ran.add(index), 1, MILLISECONDS);
+                }
+            }
+            assertThat(movesToALowerShard).as("moves to a shard of a lower index").isPositive();
+            CountDownLatch allRan = new CountDownLatch(1);
+            executor.schedule(allRan::countDown, 1, MILLISECONDS);
+            clock.advance(1, MILLISECONDS);
+            await(allRan);
+        } finally {
+            executor.shutdown();
+            awaitTermination(executor);
+        }
+        assertThat(ran).hasSize(40 * MOVES).isSorted();
     }
 
     /**
