@@ -33,10 +33,11 @@ public final class SchedulerMetrics {
     private final long rejected;
     private final long running;
     private final long rearms;
+    private final long wakeUps;
     private final LatencyDistribution lateness;
 
     SchedulerMetrics(String name, int workers, long pending, long scheduled, long cancelled, long ran,
-            long failed, long rejected, long running, long rearms, LatencyDistribution lateness) {
+            long failed, long rejected, long running, long rearms, long wakeUps, LatencyDistribution lateness) {
         this.name = name;
         this.workers = workers;
         this.pending = pending;
@@ -47,6 +48,7 @@ public final class SchedulerMetrics {
         this.rejected = rejected;
         this.running = running;
         this.rearms = rearms;
+        this.wakeUps = wakeUps;
         this.lateness = lateness;
     }
 
@@ -126,6 +128,20 @@ public final class SchedulerMetrics {
      */
     public long rearms() {
         return rearms;
+    }
+
+    /**
+     * Times the waiting worker (the leader, the one worker that waits for the next deadline)
+     * woke up: at that deadline, when a producer's earlier task woke it, or spuriously. Workers
+     * woken only to take tasks already handed out are not counted, and a scheduler with nothing
+     * pending adds none (unless its idle workers time out, {@code allowCoreThreadTimeOut}). Each is a thread wake-up that costs CPU and power, so
+     * {@code wakeUps} per second against runs per second shows how well deadlines share them:
+     * a {@linkplain WheelScheduledExecutor.Builder#tolerance tolerance} lets the tasks due
+     * within a quarter of it share one. Read without a lock, and exact at some moment during
+     * the read, as the other totals are.
+     */
+    public long wakeUps() {
+        return wakeUps;
     }
 
     /**

@@ -104,7 +104,7 @@ final class TaskCounters {
     }
 
     /** The totals now ([1], [2], [3]). */
-    SchedulerMetrics snapshot(String name, int workers, long rearms) {
+    SchedulerMetrics snapshot(String name, int workers, long rearms, long wakeUps) {
         long completedNow = cells.sum(COMPLETED);
         long failedNow = cells.sum(FAILED);
         long cancelledNow = cells.sum(CANCELLED);
@@ -117,6 +117,6 @@ final class TaskCounters {
         long ended = completedNow + failedNow + cancelledNow + refusedRunsNow;
         return new SchedulerMetrics(name, workers, Math.max(0L, scheduledNow - ended), scheduledNow,
                 cancelledNow, runsEnded - runsFailed, runsFailed, refusedNow + refusedRunsNow,
-                Math.max(0L, runsStarted - runsEnded), rearms, lateness.snapshot());
+                Math.max(0L, runsStarted - runsEnded), rearms, wakeUps, lateness.snapshot());
     }
 }

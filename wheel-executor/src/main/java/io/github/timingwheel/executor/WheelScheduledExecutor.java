@@ -758,7 +758,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * @return a snapshot of the counts, the pending and running tasks, and the lateness histogram
      */
     public SchedulerMetrics metrics() {
-        return counters.snapshot(name, getCorePoolSize(), queue.relinks());
+        return counters.snapshot(name, getCorePoolSize(), queue.relinks(), queue.leaderWakeUps());
     }
 
     /**

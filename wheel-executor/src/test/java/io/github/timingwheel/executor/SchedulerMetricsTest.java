@@ -1,6 +1,7 @@
 package io.github.timingwheel.executor;
 
 import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitInTask;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
@@ -244,6 +245,32 @@ class SchedulerMetricsTest {
         assertThat(timer.metrics().name()).matches("wheel-timer-\\d+");
         assertThat(executor.metrics().name()).matches("timingwheel-\\d+").isEqualTo(executor.name());
         assertThat(executor.metrics().workers()).isEqualTo(1);
+    }
+
+    /**
+     * wakeUps counts the waiting worker's returns from its park: a task 20 ms out cannot run
+     * before that worker wakes at least once (unparked by the producer, or at the deadline), in
+     * the executor and in the timer, and the figure is the queue's own count. On the real clock:
+     * a manual one does not move a park.
+     */
+    @Test
+    void wakeUps_countTheWaitingWorkersWakeUps() throws Exception {
+        executor = WheelScheduledExecutor.builder().workers(1).daemon(true).build();
+        executor.prestartAllCoreThreads();
+        awaitCondition("the worker waits as leader", executor.queue()::leaderParked);
+        long before = executor.metrics().wakeUps();
+
+        get(executor.schedule(() -> { }, 20, MILLISECONDS));
+        long after = executor.metrics().wakeUps();
+        assertThat(after).as("wake-ups for one delayed task").isGreaterThan(before);
+        assertThat(after).as("the queue's count, read again").isLessThanOrEqualTo(executor.queue().leaderWakeUps());
+
+        timer = WheelTimer.builder().daemon(true).build();
+        assertThat(timer.metrics().wakeUps()).isZero();
+        CountDownLatch fired = new CountDownLatch(1);
+        timer.newTimeout(timeout -> fired.countDown(), 20, MILLISECONDS);
+        await(fired);
+        assertThat(timer.metrics().wakeUps()).as("the timer's wake-ups for one timeout").isPositive();
     }
 
     /**

@@ -41,6 +41,7 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code timingwheel.cancelled}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#cancelled()}</td></tr>
  *   <tr><td>{@code timingwheel.rejected}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#rejected()}</td></tr>
  *   <tr><td>{@code timingwheel.rearms}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#rearms()}</td></tr>
+ *   <tr><td>{@code timingwheel.wakeups}</td><td>function counter, wakeups</td><td>{@link SchedulerMetrics#wakeUps()}</td></tr>
  *   <tr><td>{@code timingwheel.lateness.count}</td><td>function counter, runs</td><td>{@link LatencyDistribution#totalCount()}</td></tr>
  *   <tr><td>{@code timingwheel.lateness.percentile}, tag {@code phi=0.5} and {@code phi=0.99}</td>
  *       <td>time gauge</td><td>{@link LatencyDistribution#percentileNanos(double)} of 50 and 99</td></tr>
@@ -61,7 +62,7 @@ import java.util.function.ToDoubleFunction;
  * <p><b>Cost.</b> Nothing on the hot path: binding adds no work to scheduling, cancelling or
  * running a task beyond the counting the scheduler always does for {@code metrics()}. Each read
  * of a meter, when the registry publishes or is scraped, calls {@code metrics()} once, which
- * takes no lock and stops nothing (see {@link SchedulerMetrics}): twelve calls per scrape.
+ * takes no lock and stops nothing (see {@link SchedulerMetrics}): thirteen calls per scrape.
  *
  * <p>The meters hold the scheduler through a weak reference, as Micrometer's gauges and function
  * counters do by default: binding does not keep a scheduler from being collected; once it is,
@@ -186,6 +187,10 @@ public final class WheelSchedulerMetrics implements MeterBinder {
             counter(registry, "rearms", BaseUnits.TASKS,
                     "Re-armable timeouts linked again for a deadline a touch moved, instead of firing",
                     SchedulerMetrics::rearms);
+            counter(registry, "wakeups", "wakeups",
+                    "Times the worker waiting for the next deadline woke up: at a deadline, for an earlier"
+                            + " task, or spuriously",
+                    SchedulerMetrics::wakeUps);
             counter(registry, "lateness.count", "runs", "Runs whose lateness was measured",
                     m -> m.lateness().totalCount());
             for (double quantile : QUANTILES) {

@@ -42,7 +42,7 @@ class WheelSchedulerMetricsTest {
     /** A generous bound for waits on real threads; a loaded machine never comes near it. */
     private static final long TIMEOUT_SECONDS = 30L;
     private static final List<String> METERS = List.of("pending", "running", "workers", "scheduled", "ran",
-            "failed", "cancelled", "rejected", "rearms", "lateness.count", "lateness.percentile", "lateness.max");
+            "failed", "cancelled", "rejected", "rearms", "wakeups", "lateness.count", "lateness.percentile", "lateness.max");
 
     private final ManualTimeSource clock = new ManualTimeSource();
     private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -162,6 +162,17 @@ class WheelSchedulerMetricsTest {
         one.get(TIMEOUT_SECONDS, SECONDS);
         two.get(TIMEOUT_SECONDS, SECONDS);
         assertMeters("busy", 0, 0, 2, 2, 2, 0, 0, 0);
+    }
+
+    @Test
+    void wakeups_readsTheWaitingWorkersWakeUps() throws Exception {
+        executor = WheelScheduledExecutor.builder().workers(1).name("waking").daemon(true).build();
+        WheelSchedulerMetrics.monitor(registry, executor, Tags.empty());
+        assertThat(counter("waking", "wakeups")).isZero();
+
+        executor.schedule(() -> { }, 20, MILLISECONDS).get(TIMEOUT_SECONDS, SECONDS); // real clock: a real park
+        assertThat(counter("waking", "wakeups")).as("at least the wake-up for that task").isPositive()
+                .isLessThanOrEqualTo(executor.metrics().wakeUps());
     }
 
     @Test

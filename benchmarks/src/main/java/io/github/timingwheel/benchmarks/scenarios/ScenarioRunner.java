@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  * <p>Run: {@code java -Xms8g -Xmx8g -cp benchmarks/target/benchmarks.jar
  * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
  * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic,
- * scale, flood, contention (default: all, in that order). {@code --quick} shrinks every size,
- * to check that the runner works, not to measure. The subjects {@code baseline-executor} and
+ * scale, flood, contention, idle, idle-rate, wakeups (default: all, in that order). {@code --quick}
+ * shrinks every size, to check that the runner works, not to measure. The subjects {@code baseline-executor} and
  * {@code baseline-timer} are our library as built from another commit, named by
  * {@code -Dbaseline.classpath}; {@code benchmarks/ab.sh <commit> [arguments]} builds it and runs
  * this runner with it.
@@ -79,11 +79,13 @@ public final class ScenarioRunner {
         List<Scenario> list = quick
                 ? List.of(new Churn(1024, 1, 1, 2), new Pending(100_000), new Lateness(20_000, 1, 1, 50),
                         new Burst(100_000, 200, 500), new Periodic(1_000, 10, 1), new Scale(2, 200_000, 1_000, 100_000),
-                        new Flood(4, 1, 1_000_000), new Contention(new Lateness(2_000, 1, 1, 100), 2), new Idle(10_000, 1))
+                        new Flood(4, 1, 1_000_000), new Contention(new Lateness(2_000, 1, 1, 100), 2), new Idle(10_000, 1),
+                        new Idle(10_000, 1, 1_000_000), new Wakeups(20_000, 1))
                 : List.of(new Churn(1024, 5, 1, 2, 4), new Pending(1_000_000, 10_000_000),
                         new Lateness(100_000, 5, 1, 50), new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
                         new Scale(5, 2_000_000, 1_000, 10_000_000), new Flood(4, 10, 8_000_000),
-                        new Contention(new Lateness(10_000, 5, 1, 100), 2), new Idle(1_000_000, 10));
+                        new Contention(new Lateness(10_000, 5, 1, 100), 2), new Idle(1_000_000, 10),
+                        new Idle(1_000_000, 10, 10_000_000), new Wakeups(100_000, 5));
         list.forEach(s -> all.put(s.name(), s));
         return all;
     }
@@ -131,7 +133,8 @@ public final class ScenarioRunner {
     }
 
     private static String usage() {
-        return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale|flood|contention ...] [--rounds N]"
+        return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale|flood|contention|idle|idle-rate"
+                + "|wakeups ...] [--rounds N]"
                 + " [--subjects a,b,...] [--quick]\n  subjects: " + String.join(", ", TimerSubject.NAMES)
                 + "\n  default subjects: " + String.join(",", DEFAULT_SUBJECTS);
     }
