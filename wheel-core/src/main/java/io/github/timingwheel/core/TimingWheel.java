@@ -60,7 +60,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the node type the wheel hands back
  */
-public final class TimingWheel<T extends TimerNode> {
+public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
 
     /*
      * Implementation notes
@@ -160,6 +160,13 @@ public final class TimingWheel<T extends TimerNode> {
     private long size;
     /** How many times a node was moved down by a cascade: work a test can bound per poll. */
     private long movedNodes;
+    /**
+     * Padding after the fields written on every schedule and cancel (with TimingWheelPad's
+     * before them): several wheels used by threads on different cores (a sharded driver)
+     * must not share a cache line, and a garbage collector that copies wheels one after
+     * another would otherwise put one wheel's counts next to another's.
+     */
+    long p11, p12, p13, p14, p15, p16, p17, p18;
 
     /**
      * Creates a wheel whose time starts at {@code originNanos}.

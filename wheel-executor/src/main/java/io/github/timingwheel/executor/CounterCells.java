@@ -40,9 +40,16 @@ final class CounterCells {
      *     place: a live cell, or the folded totals of dead ones.
      * [3] Folding a dead thread's cell: Thread.isAlive() returning false happens-after the
      *     thread's last action (JLS 17.4.4), so the cell's values are final when folded.
+     * [4] Padding. The cells are reachable from one array, so a garbage collector that copies
+     *     them copies them one after another: two threads' totals would then share a cache
+     *     line, and every add of one would pull it from the other's core (two producers paid
+     *     up to twice the CPU per schedule+cancel pair in rounds after such a copy). Each cell
+     *     keeps its totals PAD longs (a cache line) away from both of its ends.
      */
 
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Longs on each side of a cell's totals: a cache line of 64 bytes ([4]). */
+    private static final int PAD = 8;
     /** Thread.isVirtual() where it exists (JDK 21+), else null. */
     private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
     /** Cells kept before the first clean-up of dead threads' cells. */
@@ -78,7 +85,7 @@ final class CounterCells {
             shared[index].add(delta);
             return;
         }
-        VALUES.setRelease(cell, index, cell[index] + delta); // [1]
+        VALUES.setRelease(cell, PAD + index, cell[PAD + index] + delta); // [1]
     }
 
     /** The sum of total {@code index} over every cell. */
@@ -86,7 +93,7 @@ final class CounterCells {
         Registry current = registry;
         long sum = current.folded()[index] + shared[index].sum();
         for (long[] cell : current.cells()) {
-            sum += (long) VALUES.getAcquire(cell, index);
+            sum += (long) VALUES.getAcquire(cell, PAD + index);
         }
         return sum;
     }
@@ -102,7 +109,7 @@ final class CounterCells {
         if (isVirtual(me)) {
             return null;
         }
-        long[] cell = new long[totals];
+        long[] cell = new long[PAD + totals + PAD]; // [4]
         synchronized (this) {
             Registry current = registry;
             if (current.cells().length >= cleanUpAt) {
@@ -133,7 +140,7 @@ final class CounterCells {
                 cells.add(cell);
             } else {
                 for (int t = 0; t < totals; t++) {
-                    folded[t] += (long) VALUES.getAcquire(cell, t);
+                    folded[t] += (long) VALUES.getAcquire(cell, PAD + t);
                 }
             }
         }

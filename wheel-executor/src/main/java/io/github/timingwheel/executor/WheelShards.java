@@ -61,6 +61,8 @@ final class WheelShards {
 
     private final WheelShard[] shards;
     private final int mask;
+    /** The origin of every shard's wheel; read by every producer, written by no one. */
+    private final long originNanos;
     /** The calling thread's probe and stamps in this queue ([1], [6]). */
     private final ThreadLocal<Producer> producers = ThreadLocal.withInitial(Producer::new);
     /** The shards the harvest has locked, in index order; used only by the harvesting worker. */
@@ -81,6 +83,7 @@ final class WheelShards {
             shards[i] = new WheelShard(i, shape, originNanos);
         }
         this.mask = shardCount - 1;
+        this.originNanos = originNanos;
         this.harvesting = new WheelShard[shardCount];
         this.heads = new WheelTask[shardCount];
     }
@@ -89,9 +92,15 @@ final class WheelShards {
         return shards.length;
     }
 
-    /** Time arithmetic: every shard's wheel has the same origin and shape; final fields only. */
-    TimingWheel<WheelTask> timeReference() {
-        return shards[0].wheel();
+    /**
+     * Wheel time of a {@code System.nanoTime()}-style reading: the time since the wheels'
+     * common origin, as each wheel's {@code TimingWheel.wheelTime} gives it. Kept here, in a
+     * field no one writes, because every schedule reads it: a wheel's own origin shares a
+     * cache line with the counts its shard's holder writes on every link, which another
+     * shard's producer would then pull across cores on every read.
+     */
+    long wheelTime(long nanoTime) {
+        return Math.max(0L, nanoTime - originNanos); // wrap-safe: a difference of two readings
     }
 
     // ---------------------------------------------------------------------------------------
@@ -131,10 +140,25 @@ final class WheelShards {
         return shard;
     }
 
-    /** A thread's state in this queue ([1], [6]); read and written only by that thread. */
-    private static final class Producer {
+    /** Padding before a Producer's fields (see Producer). */
+    private abstract static class ProducerPadBefore {
+        long p01, p02, p03, p04, p05, p06, p07, p08;
+    }
+
+    /** A Producer's fields, between two paddings. */
+    private abstract static class ProducerFields extends ProducerPadBefore {
         int probe = ThreadLocalRandom.current().nextInt() | 1;
         long lastStamp = -1L;
+    }
+
+    /**
+     * A thread's state in this queue ([1], [6]); read and written only by that thread, and
+     * padded: a garbage collector may copy two threads' Producers next to each other, and one
+     * thread's write of its stamp on every schedule would then pull the line from the other's
+     * core.
+     */
+    private static final class Producer extends ProducerFields {
+        long p11, p12, p13, p14, p15, p16, p17, p18;
 
         /** A stamp later than this thread's previous one and not before {@code now} ([6]). */
         long nextStamp(long now) {
@@ -172,7 +196,7 @@ final class WheelShards {
      * @return how many tasks it put into {@code into}, from index 0
      */
     int harvest(long nanoTime, WheelTask[] into, int max) {
-        long now = timeReference().wheelTime(nanoTime);
+        long now = wheelTime(nanoTime);
         int locked = 0;
         for (WheelShard shard : shards) {
             if (shard.nextEvent() <= now) {

@@ -178,11 +178,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     // Time: final fields only, any thread.
 
     long wheelNow() {
-        return shards.timeReference().wheelTime(clock.nanoTime());
+        return shards.wheelTime(clock.nanoTime());
     }
 
     long deadlineAfter(long delayNanos) {
-        return shards.timeReference().deadlineAfter(clock.nanoTime(), delayNanos);
+        return TimingWheel.addSaturated(wheelNow(), Math.max(0L, delayNanos));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (earliest == Long.MAX_VALUE) {
             return Long.MAX_VALUE;
         }
-        return Math.max(0L, earliest - shards.timeReference().wheelTime(nanoTime));
+        return Math.max(0L, earliest - shards.wheelTime(nanoTime));
     }
 
     /**
@@ -398,7 +398,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             // What producers compare with: the planned event, not the slack after it ([8]).
             long until = untilEvent == Long.MAX_VALUE
                     ? Long.MAX_VALUE
-                    : TimingWheel.addSaturated(shards.timeReference().wheelTime(now), untilEvent);
+                    : TimingWheel.addSaturated(shards.wheelTime(now), untilEvent);
             parkedUntil = until;
             if (shards.earliestEvent() < until) {
                 return; // a producer lowered a bound meanwhile: plan again ([4])
