@@ -35,7 +35,8 @@ import org.openjdk.jol.info.ClassLayout;
  *       executor's task adds (state, payload, runner, waiters, owner, decorated); the setup
  *       prints its JOL size beside the real task's, so that a difference is visible;
  *   <li>{@link #sequence}: one {@code getAndIncrement} on an uncontended atomic counter, as the
- *       queue-wide sequence takes per queued task;
+ *       queue-wide sequence took per queued task until per-thread stamps replaced it (kept as
+ *       the measure of that step);
  *   <li>{@link #tryLockUnlock}: an uncontended {@code ReentrantLock.tryLock()} and
  *       {@code unlock()}, which schedule and cancel each take once on their shard;
  *   <li>{@link #linkUnlink}: the wheel work of a pair on a {@link TimingWheel} holding the ring:
