@@ -27,7 +27,10 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
         this.period = period;
     }
 
-    /** A task whose runs are due at {@code initialDelayNanos + n * period} from now, with {@code policy} for missed runs. */
+    /**
+     * A task whose runs are due {@code initialDelayNanos + n * period} from now, with
+     * {@code policy} for missed runs.
+     */
     static PeriodicTask fixedRate(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period,
             MissedRunPolicy policy) {
         return switch (policy) {

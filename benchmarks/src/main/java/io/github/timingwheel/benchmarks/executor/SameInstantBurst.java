@@ -40,8 +40,8 @@ public final class SameInstantBurst {
             for (String subject : SUBJECTS) {
                 long nanos = fireAll(subject, timers);
                 if (round > 0) {
-                    System.out.printf("round %d %-26s %,d timers ran by %.2f ms after their instant: %.0f ns per timer%n",
-                            round, subject, timers, nanos / 1e6, (double) nanos / timers);
+                    System.out.printf("round %d %-26s %,d timers ran by %.2f ms after their instant:"
+                            + " %.0f ns per timer%n", round, subject, timers, nanos / 1e6, (double) nanos / timers);
                 }
             }
         }
