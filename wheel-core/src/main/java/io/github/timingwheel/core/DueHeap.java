@@ -1,69 +1,228 @@
 package io.github.timingwheel.core;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * A binary min-heap of the nodes whose tick has come, ordered by (deadline, sequence).
+ * The nodes whose tick has come, ordered by (deadline, sequence): a binary min-heap, and beside
+ * it a sorted run for the bulk of a tick that came due at once.
  *
- * <p>Each node records its index ({@link TimerNode#heapIndex}), as the JDK's
- * {@code DelayedWorkQueue} does, so removal of an arbitrary node is O(log k) for a heap of k
- * nodes; k is the size of the bucket that is due, not the number pending.
+ * <p>Each node records where it is ({@link TimerNode#heapIndex}): its index in the heap, as the
+ * JDK's {@code DelayedWorkQueue} does, so that removing any node is O(log k) for a heap of k
+ * nodes; or, encoded as {@code -2 - i}, its index {@code i} in the run, where removal leaves a
+ * hole that polls step over (O(1)).
  *
- * <p>The array shrinks by half when it falls below a quarter full (amortised O(1)), so a burst
- * that passes through does not keep its peak array alive.
+ * <p>Why a run. A tick's bucket may hold hundreds of thousands of nodes that come due together
+ * (a burst of timers armed for one instant). Polled out of a heap, each costs a walk down the
+ * heap's depth, a cache miss per level once the heap outgrows the cache. The wheel hands such a
+ * bucket over in one batch ({@link #beginBatch}, {@link #endBatch}); a batch of at least
+ * {@link #RUN_MIN} nodes that finds no run is sorted once, in the bucket's order (the order the
+ * nodes were scheduled in, which is close to their order in memory), and then polled from the
+ * front. Smaller batches, and batches that come while a run is being polled (a backlog), go
+ * into the heap, so the run is never merged into. A poll takes the smaller of the two heads.
+ *
+ * <p>The heap's array shrinks by half when it falls below a quarter full (amortised O(1)), and
+ * the run's array is dropped once the run is polled empty, so a burst that passes through does
+ * not keep its peak arrays alive.
  */
 final class DueHeap {
 
     private static final int MIN_CAPACITY = 64;
+    /** The fewest nodes of a batch that make a run rather than go into the heap. */
+    static final int RUN_MIN = 256;
 
     private TimerNode[] queue = new TimerNode[MIN_CAPACITY];
     private int size;
 
+    /** Sorted nodes in [runHead, runEnd), with holes (null) where nodes were removed; or null. */
+    private TimerNode[] run;
+    private int runHead;
+    private int runEnd;
+    /** Nodes in the run, holes not counted. */
+    private int runLive;
+
+    /** Nodes added since beginBatch, not yet placed; used only between beginBatch and endBatch. */
+    private TimerNode[] batch = new TimerNode[MIN_CAPACITY];
+    private int batchSize;
+    private boolean batching;
+
+    /** Nodes in the heap and the run. */
     int size() {
-        return size;
+        return size + runLive;
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return size() == 0;
     }
 
+    /** The first node, by (deadline, sequence), or null. */
     TimerNode peek() {
-        return queue[0];
-    }
-
-    TimerNode get(int index) {
-        return queue[index];
+        TimerNode fromRun = runHead();
+        TimerNode fromHeap = queue[0];
+        if (fromRun == null) {
+            return fromHeap;
+        }
+        return fromHeap != null && precedes(fromHeap, fromRun) ? fromHeap : fromRun;
     }
 
     void add(TimerNode node) {
-        if (size == queue.length) {
-            queue = Arrays.copyOf(queue, size + (size >>> 1));
+        if (batching) {
+            if (batchSize == batch.length) {
+                batch = Arrays.copyOf(batch, batchSize + (batchSize >>> 1));
+            }
+            batch[batchSize++] = node;
+            node.heapIndex = runIndexOf(0); // due; endBatch places it
+            return;
         }
-        siftUp(size++, node);
+        addToHeap(node);
+    }
+
+    /** Collects the nodes added until {@link #endBatch} (a bucket the wheel hands over). */
+    void beginBatch() {
+        batching = true;
+    }
+
+    /** Places the nodes added since {@link #beginBatch}: as a new run, or into the heap. */
+    void endBatch() {
+        batching = false;
+        int n = batchSize;
+        if (n >= RUN_MIN && runLive == 0) {
+            Arrays.sort(batch, 0, n, DueHeap::compare); // stable, so equal keys keep bucket order
+            run = batch;
+            runHead = 0;
+            runEnd = n;
+            runLive = n;
+            for (int i = 0; i < n; i++) {
+                run[i].heapIndex = runIndexOf(i);
+            }
+            batch = new TimerNode[MIN_CAPACITY];
+        } else {
+            for (int i = 0; i < n; i++) {
+                addToHeap(batch[i]);
+                batch[i] = null;
+            }
+            if (batch.length > MIN_CAPACITY && n < (batch.length >>> 2)) {
+                batch = new TimerNode[MIN_CAPACITY];
+            }
+        }
+        batchSize = 0;
     }
 
     TimerNode poll() {
-        TimerNode head = queue[0];
+        TimerNode head = peek();
         if (head != null) {
-            removeAt(0);
+            remove(head);
         }
         return head;
     }
 
     void remove(TimerNode node) {
-        removeAt(node.heapIndex);
+        int index = node.heapIndex;
+        if (index >= 0) {
+            removeAt(index);
+            return;
+        }
+        run[runSlotOf(index)] = null;
+        node.heapIndex = TimerNode.NOT_IN_HEAP;
+        if (--runLive == 0) {
+            run = null;
+            runHead = 0;
+            runEnd = 0;
+        }
+    }
+
+    /** Calls {@code action} on every node, in no particular order. */
+    void forEach(Consumer<TimerNode> action) {
+        for (int i = 0; i < size; i++) {
+            action.accept(queue[i]);
+        }
+        for (int i = runHead; i < runEnd; i++) {
+            if (run[i] != null) {
+                action.accept(run[i]);
+            }
+        }
     }
 
     /** Removes every node; each one's {@code heapIndex} is reset before it is handed on. */
-    void clear(java.util.function.Consumer<TimerNode> sink) {
-        TimerNode[] old = queue;
+    void clear(Consumer<TimerNode> sink) {
+        TimerNode[] oldHeap = queue;
         int oldSize = size;
+        TimerNode[] oldRun = run;
+        int from = runHead;
+        int to = runEnd;
         queue = new TimerNode[MIN_CAPACITY];
         size = 0;
+        run = null;
+        runHead = 0;
+        runEnd = 0;
+        runLive = 0;
         for (int i = 0; i < oldSize; i++) {
-            old[i].heapIndex = TimerNode.NOT_IN_HEAP;
-            sink.accept(old[i]);
+            oldHeap[i].heapIndex = TimerNode.NOT_IN_HEAP;
+            sink.accept(oldHeap[i]);
         }
+        for (int i = from; i < to; i++) {
+            if (oldRun[i] != null) {
+                oldRun[i].heapIndex = TimerNode.NOT_IN_HEAP;
+                sink.accept(oldRun[i]);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // For invariant checks.
+
+    int heapSize() {
+        return size;
+    }
+
+    TimerNode heapNode(int index) {
+        return queue[index];
+    }
+
+    /** The nodes of the run in order, holes left out. */
+    List<TimerNode> runNodes() {
+        List<TimerNode> nodes = new ArrayList<>();
+        for (int i = runHead; i < runEnd; i++) {
+            if (run[i] != null) {
+                nodes.add(run[i]);
+            }
+        }
+        return nodes;
+    }
+
+    /** Whether {@code node} sits in the run at the place its heapIndex names. */
+    boolean inRunAtItsIndex(TimerNode node) {
+        int index = node.heapIndex;
+        return index <= -2 && run != null && runSlotOf(index) < runEnd && run[runSlotOf(index)] == node;
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private TimerNode runHead() {
+        if (runLive == 0) {
+            return null;
+        }
+        while (run[runHead] == null) {
+            runHead++; // a hole: runLive > 0 says a node lies ahead
+        }
+        return run[runHead];
+    }
+
+    private static int runIndexOf(int slot) {
+        return -2 - slot;
+    }
+
+    private static int runSlotOf(int heapIndex) {
+        return -2 - heapIndex;
+    }
+
+    private void addToHeap(TimerNode node) {
+        if (size == queue.length) {
+            queue = Arrays.copyOf(queue, size + (size >>> 1));
+        }
+        siftUp(size++, node);
     }
 
     private void removeAt(int index) {
@@ -123,6 +282,10 @@ final class DueHeap {
     private void place(int index, TimerNode node) {
         queue[index] = node;
         node.heapIndex = index;
+    }
+
+    private static int compare(TimerNode a, TimerNode b) {
+        return precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0;
     }
 
     /**

@@ -5,7 +5,7 @@ package io.github.timingwheel.core;
  * no node besides the object the caller already has. Subclass it to add the payload.
  *
  * <p>A node is in at most one place at a time: a bucket list of the wheel ({@code next != null}),
- * the due heap ({@code heapIndex >= 0}), or nowhere (not scheduled). Its fields belong to the
+ * the due heap or run ({@code heapIndex != NOT_IN_HEAP}), or nowhere (not scheduled). Its fields belong to the
  * wheel it is scheduled in and follow that wheel's threading rule: one thread at a time.
  *
  * <p>Layout on a 64-bit JVM with compressed references: a 12-byte header, two {@code long}s,
@@ -16,7 +16,10 @@ public class TimerNode {
     /** Bucket neighbours; both null when the node is not in a bucket. */
     TimerNode prev;
     TimerNode next;
-    /** The node's slot in the due heap, or {@link #NOT_IN_HEAP}. */
+    /**
+     * Where the node is among the due ones: its index in the due heap (>= 0), {@code -2 - i}
+     * for index i of the due run (DueHeap), or {@link #NOT_IN_HEAP}.
+     */
     int heapIndex = NOT_IN_HEAP;
     /** Wheel time (nanoseconds since the wheel's origin) at which the node is due. */
     long deadline;

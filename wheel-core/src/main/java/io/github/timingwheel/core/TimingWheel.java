@@ -398,9 +398,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     @SuppressWarnings("unchecked")
     public void forEach(Consumer<? super T> action) {
         Objects.requireNonNull(action, "action");
-        for (int i = 0; i < due.size(); i++) {
-            action.accept((T) due.get(i));
-        }
+        due.forEach(node -> action.accept((T) node));
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
@@ -508,19 +506,24 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
 
     /** Re-places every bucket that starts at {@code tick}, the current tick ([4]). */
     private void cascadeAt(long tick) {
-        if (!overflow.isEmpty() && overflowCascadeTick() == tick) {
-            overflowMinTick = Long.MAX_VALUE;
-            replaceAll(overflow);
-        }
-        for (int level = levels - 1; level >= 0; level--) {
-            // An occupied bucket in this ring position has idx_level == idx_level(tick): by [2]
-            // it lies within two laps ahead of an earlier currentTick, and it does not start
-            // before tick, since time never passes a cascade.
-            int slot = (int) (tick >>> (level * slotBits)) & ringMask;
-            if (occupied[level].get(slot)) {
-                occupied[level].clear(slot);
-                replaceAll(buckets[level][slot]);
+        due.beginBatch(); // what comes due here comes due together: DueHeap may sort it once
+        try {
+            if (!overflow.isEmpty() && overflowCascadeTick() == tick) {
+                overflowMinTick = Long.MAX_VALUE;
+                replaceAll(overflow);
             }
+            for (int level = levels - 1; level >= 0; level--) {
+                // An occupied bucket in this ring position has idx_level == idx_level(tick): by
+                // [2] it lies within two laps ahead of an earlier currentTick, and it does not
+                // start before tick, since time never passes a cascade.
+                int slot = (int) (tick >>> (level * slotBits)) & ringMask;
+                if (occupied[level].get(slot)) {
+                    occupied[level].clear(slot);
+                    replaceAll(buckets[level][slot]);
+                }
+            }
+        } finally {
+            due.endBatch();
         }
     }
 

@@ -56,11 +56,77 @@ class DueHeapTest {
         assertThat(heap.poll()).isNull();
     }
 
+    /**
+     * Batches (a tick's bucket handed over at once) of every size around {@link DueHeap#RUN_MIN},
+     * some while a run is still being polled, with removals from the run and the heap and single
+     * adds in between: every poll agrees with a sorted set. Shown to catch an endBatch that does
+     * not sort its run (the nodes then come out in bucket order), and a run removal that leaves
+     * the node's index set.
+     */
+    @Test
+    void batches_runsAndHeap_agreeWithASortedSet() {
+        SplittableRandom random = new SplittableRandom(11);
+        DueHeap heap = new DueHeap();
+        TreeSet<TimerNode> model = new TreeSet<>(ORDER);
+        List<TimerNode> all = new ArrayList<>();
+        int id = 0;
+        for (int round = 0; round < 400; round++) {
+            int choice = random.nextInt(4);
+            if (choice == 0) {
+                int n = random.nextInt(2 * DueHeap.RUN_MIN);
+                heap.beginBatch();
+                for (int i = 0; i < n; i++) {
+                    TimerNode node = new TestNode(id);
+                    node.deadline = random.nextLong(1_000);
+                    node.sequence = id++;
+                    heap.add(node);
+                    model.add(node);
+                    all.add(node);
+                }
+                heap.endBatch();
+            } else if (choice == 1) {
+                TimerNode node = new TestNode(id);
+                node.deadline = random.nextLong(1_000);
+                node.sequence = id++;
+                heap.add(node);
+                model.add(node);
+                all.add(node);
+            } else if (choice == 2) {
+                for (int i = 0; i < 50 && !all.isEmpty(); i++) {
+                    TimerNode node = all.get(random.nextInt(all.size()));
+                    if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
+                        heap.remove(node);
+                        assertThat(model.remove(node)).isTrue();
+                    }
+                    assertThat(node.heapIndex).isEqualTo(TimerNode.NOT_IN_HEAP);
+                }
+            } else {
+                for (int i = 0; i < 100; i++) {
+                    assertThat(heap.poll()).isSameAs(model.pollFirst());
+                }
+            }
+            assertThat(heap.size()).isEqualTo(model.size());
+            assertThat(heap.peek()).isSameAs(model.isEmpty() ? null : model.first());
+            checkIndices(heap);
+        }
+        while (!model.isEmpty()) {
+            assertThat(heap.poll()).isSameAs(model.pollFirst());
+        }
+        assertThat(heap.isEmpty()).isTrue();
+        assertThat(heap.poll()).isNull();
+    }
+
     private static void checkIndices(DueHeap heap) {
-        for (int i = 0; i < heap.size(); i++) {
-            assertThat(heap.get(i).heapIndex).isEqualTo(i);
+        TimerNode previous = null;
+        for (TimerNode node : heap.runNodes()) {
+            assertThat(heap.inRunAtItsIndex(node)).isTrue();
+            assertThat(previous == null || !DueHeap.precedes(node, previous)).as("run order").isTrue();
+            previous = node;
+        }
+        for (int i = 0; i < heap.heapSize(); i++) {
+            assertThat(heap.heapNode(i).heapIndex).isEqualTo(i);
             if (i > 0) {
-                assertThat(DueHeap.precedes(heap.get((i - 1) / 2), heap.get(i))).isTrue();
+                assertThat(DueHeap.precedes(heap.heapNode((i - 1) / 2), heap.heapNode(i))).isTrue();
             }
         }
     }

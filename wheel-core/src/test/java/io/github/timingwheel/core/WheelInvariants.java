@@ -2,6 +2,7 @@ package io.github.timingwheel.core;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -59,7 +60,9 @@ final class WheelInvariants {
     /** Where {@code node} is: a level, {@link #OVERFLOW}, {@link #HEAP} or {@link #NOWHERE}. */
     static int locate(TimingWheel<?> wheel, TimerNode node) {
         if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
-            require(wheel.dueHeap().get(node.heapIndex) == node, wheel, () -> node + " not at its heapIndex");
+            DueHeap due = wheel.dueHeap();
+            require(node.heapIndex >= 0 ? due.heapNode(node.heapIndex) == node : due.inRunAtItsIndex(node), wheel,
+                    () -> node + " not at its heapIndex");
             return HEAP;
         }
         TimerNode walk = node.next;
@@ -116,18 +119,33 @@ final class WheelInvariants {
     private static void checkHeap(TimingWheel<?> wheel, Set<TimerNode> seen) {
         DueHeap heap = wheel.dueHeap();
         require(heap.size() == wheel.dueCount(), wheel, () -> "dueCount disagrees with the heap");
-        for (int i = 0; i < heap.size(); i++) {
-            TimerNode node = heap.get(i);
+        for (int i = 0; i < heap.heapSize(); i++) {
+            TimerNode node = heap.heapNode(i);
             int index = i;
             require(node != null && node.heapIndex == i, wheel, () -> "heap[" + index + "] = " + node + " has a wrong heapIndex");
-            require(node.next == null && node.prev == null, wheel, () -> node + " in the heap and a ring");
-            require(seen.add(node), wheel, () -> node + " seen twice");
-            require(tickOf(wheel, node) <= wheel.currentTick(), wheel, () -> node + " in the heap before its tick");
+            checkDue(wheel, node, seen);
             if (i > 0) {
-                TimerNode parent = heap.get((i - 1) >>> 1);
+                TimerNode parent = heap.heapNode((i - 1) >>> 1);
                 require(DueHeap.precedes(parent, node), wheel, () -> "heap order: " + parent + " above " + node);
             }
         }
+        List<TimerNode> run = heap.runNodes();
+        require(heap.heapSize() + run.size() == heap.size(), wheel, () -> "heap and run sizes disagree");
+        TimerNode previous = null;
+        for (TimerNode node : run) {
+            require(heap.inRunAtItsIndex(node), wheel, () -> node + " not at its run index");
+            checkDue(wheel, node, seen);
+            TimerNode before = previous;
+            require(before == null || !DueHeap.precedes(node, before), wheel,
+                    () -> "run order: " + before + " before " + node);
+            previous = node;
+        }
+    }
+
+    private static void checkDue(TimingWheel<?> wheel, TimerNode node, Set<TimerNode> seen) {
+        require(node.next == null && node.prev == null, wheel, () -> node + " in the heap and a ring");
+        require(seen.add(node), wheel, () -> node + " seen twice");
+        require(tickOf(wheel, node) <= wheel.currentTick(), wheel, () -> node + " in the heap before its tick");
     }
 
     private static long tickOf(TimingWheel<?> wheel, TimerNode node) {
