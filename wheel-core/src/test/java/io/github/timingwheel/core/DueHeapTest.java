@@ -26,19 +26,9 @@ class DueHeapTest {
             int choice = random.nextInt(10);
             int burst = round % 5_000 < 2_500 ? 6 : 2; // grow past the initial array, then shrink
             if (choice < burst) {
-                TimerNode node = new TestNode(round);
-                node.deadline = random.nextLong(50);
-                node.sequence = round;
-                heap.add(node);
-                model.add(node);
-                all.add(node);
+                addNode(heap, model, all, round, random.nextLong(50));
             } else if (choice < 8 && !all.isEmpty()) {
-                TimerNode node = all.get(random.nextInt(all.size()));
-                if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
-                    heap.remove(node);
-                    assertThat(model.remove(node)).isTrue();
-                }
-                assertThat(node.heapIndex).isEqualTo(TimerNode.NOT_IN_HEAP);
+                removeAny(heap, model, all, random);
             } else {
                 assertThat(heap.poll()).isSameAs(model.pollFirst());
             }
@@ -76,29 +66,14 @@ class DueHeapTest {
                 int n = random.nextInt(2 * DueHeap.RUN_MIN);
                 heap.beginBatch();
                 for (int i = 0; i < n; i++) {
-                    TimerNode node = new TestNode(id);
-                    node.deadline = random.nextLong(1_000);
-                    node.sequence = id++;
-                    heap.add(node);
-                    model.add(node);
-                    all.add(node);
+                    addNode(heap, model, all, id++, random.nextLong(1_000));
                 }
                 heap.endBatch();
             } else if (choice == 1) {
-                TimerNode node = new TestNode(id);
-                node.deadline = random.nextLong(1_000);
-                node.sequence = id++;
-                heap.add(node);
-                model.add(node);
-                all.add(node);
+                addNode(heap, model, all, id++, random.nextLong(1_000));
             } else if (choice == 2) {
                 for (int i = 0; i < 50 && !all.isEmpty(); i++) {
-                    TimerNode node = all.get(random.nextInt(all.size()));
-                    if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
-                        heap.remove(node);
-                        assertThat(model.remove(node)).isTrue();
-                    }
-                    assertThat(node.heapIndex).isEqualTo(TimerNode.NOT_IN_HEAP);
+                    removeAny(heap, model, all, random);
                 }
             } else {
                 for (int i = 0; i < 100; i++) {
@@ -114,6 +89,26 @@ class DueHeapTest {
         }
         assertThat(heap.isEmpty()).isTrue();
         assertThat(heap.poll()).isNull();
+    }
+
+    /** Adds a node with sequence {@code id} to the heap and the model. */
+    private static void addNode(DueHeap heap, TreeSet<TimerNode> model, List<TimerNode> all, int id, long deadline) {
+        TimerNode node = new TestNode(id);
+        node.deadline = deadline;
+        node.sequence = id;
+        heap.add(node);
+        model.add(node);
+        all.add(node);
+    }
+
+    /** Removes a node picked at random, if it is still in the heap, from the heap and the model. */
+    private static void removeAny(DueHeap heap, TreeSet<TimerNode> model, List<TimerNode> all, SplittableRandom random) {
+        TimerNode node = all.get(random.nextInt(all.size()));
+        if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
+            heap.remove(node);
+            assertThat(model.remove(node)).isTrue();
+        }
+        assertThat(node.heapIndex).isEqualTo(TimerNode.NOT_IN_HEAP);
     }
 
     private static void checkIndices(DueHeap heap) {
