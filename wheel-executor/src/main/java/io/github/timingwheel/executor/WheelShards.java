@@ -120,7 +120,7 @@ final class WheelShards {
      */
     void place(WheelTask task, long now, long deadline) {
         Producer producer = producers.get();
-        task.place(deadline, producer.nextStamp(now) << WheelShard.SHARD_BITS | (producer.probe & mask));
+        task.place(deadline, sequence(producer.nextStamp(now), producer.probe & mask));
     }
 
     WheelShard shardOf(WheelTask task) {
@@ -138,6 +138,11 @@ final class WheelShards {
             producers.get().moveProbe();
         }
         return shard;
+    }
+
+    /** A task's sequence: its stamp's low 57 bits, then its shard's index ([6]). */
+    private static long sequence(long stamp, int shardIndex) {
+        return stamp << WheelShard.SHARD_BITS | shardIndex;
     }
 
     /** Padding before a Producer's fields (see Producer). */
@@ -223,7 +228,7 @@ final class WheelShards {
                     if (harvester == null) {
                         harvester = producers.get();
                     }
-                    shard.relink(task, armed, harvester.nextStamp(now) << WheelShard.SHARD_BITS | shard.index);
+                    shard.relink(task, armed, sequence(harvester.nextStamp(now), shard.index));
                 } else {
                     task.handedOut();
                     into[count++] = task;
