@@ -284,7 +284,8 @@ final class DueHeap {
         node.heapIndex = index;
     }
 
-    private static int compare(TimerNode a, TimerNode b) {
+    /** (deadline, sequence) order as a comparator's result; also the tests' reference order. */
+    static int compare(TimerNode a, TimerNode b) {
         return precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0;
     }
 

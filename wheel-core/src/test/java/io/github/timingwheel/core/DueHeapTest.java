@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 /** {@link DueHeap}: order, indices and removal through growth and shrinking. */
 class DueHeapTest {
 
-    private static final Comparator<TimerNode> ORDER =
-            (a, b) -> DueHeap.precedes(a, b) ? -1 : DueHeap.precedes(b, a) ? 1 : 0;
+    private static final Comparator<TimerNode> ORDER = DueHeap::compare;
 
     @Test
     void addRemovePoll_agreeWithASortedSet() {
