@@ -11,16 +11,15 @@ import java.util.function.Consumer;
  *
  * <p>Each node records where it is ({@link TimerNode#heapIndex}): its index in the heap, as the
  * JDK's {@code DelayedWorkQueue} does, so that removing any node is O(log k) for a heap of k
- * nodes; or, encoded as {@code -2 - i}, its index {@code i} in the run, where removal leaves a
- * hole that polls step over (O(1)).
+ * nodes; or, encoded as {@code -2 - i}, its slot {@code i} in the run ({@link DueRun}), where
+ * removal leaves a hole that polls step over (O(1)).
  *
  * <p>Why a run. A tick's bucket may hold hundreds of thousands of nodes that come due together
  * (a burst of timers armed for one instant). Polled out of a heap, each costs a walk down the
  * heap's depth, a cache miss per level once the heap outgrows the cache. The wheel hands such a
  * bucket over in one batch ({@link #beginBatch}, {@link #endBatch}); a batch of at least
- * {@link #RUN_MIN} nodes that finds no run is sorted once, in the bucket's order (the order the
- * nodes were scheduled in, which is close to their order in memory), and then polled from the
- * front. Smaller batches, and batches that come while a run is being polled (a backlog), go
+ * {@link #RUN_MIN} nodes that finds no run is sorted once, by a radix sort of keys copied from
+ * the nodes as they came (DueRun [1]), and then polled from the front. Smaller batches, and batches that come while a run is being polled (a backlog), go
  * into the heap, so the run is never merged into. A poll takes the smaller of the two heads.
  *
  * <p>The heap's array shrinks by half when it falls below a quarter full (amortised O(1)), and
@@ -36,21 +35,22 @@ final class DueHeap {
     private TimerNode[] queue = new TimerNode[MIN_CAPACITY];
     private int size;
 
-    /** Sorted nodes in [runHead, runEnd), with holes (null) where nodes were removed; or null. */
-    private TimerNode[] run;
-    private int runHead;
-    private int runEnd;
-    /** Nodes in the run, holes not counted. */
-    private int runLive;
+    /** The run being polled, or null. */
+    private DueRun run;
 
-    /** Nodes added since beginBatch, not yet placed; used only between beginBatch and endBatch. */
+    /**
+     * Nodes added since beginBatch, not yet placed, with their deadlines and sequences copied
+     * as they come (DueRun [1]); used only between beginBatch and endBatch.
+     */
     private TimerNode[] batch = new TimerNode[MIN_CAPACITY];
+    private long[] batchDeadlines = new long[MIN_CAPACITY];
+    private long[] batchSequences = new long[MIN_CAPACITY];
     private int batchSize;
     private boolean batching;
 
     /** Nodes in the heap and the run. */
     int size() {
-        return size + runLive;
+        return size + runLive();
     }
 
     boolean isEmpty() {
@@ -59,7 +59,7 @@ final class DueHeap {
 
     /** The first node, by (deadline, sequence), or null. */
     TimerNode peek() {
-        TimerNode fromRun = runHead();
+        TimerNode fromRun = run == null ? null : run.peek();
         TimerNode fromHeap = queue[0];
         if (fromRun == null) {
             return fromHeap;
@@ -70,10 +70,16 @@ final class DueHeap {
     void add(TimerNode node) {
         if (batching) {
             if (batchSize == batch.length) {
-                batch = Arrays.copyOf(batch, batchSize + (batchSize >>> 1));
+                int capacity = batchSize + (batchSize >>> 1);
+                batch = Arrays.copyOf(batch, capacity);
+                batchDeadlines = Arrays.copyOf(batchDeadlines, capacity);
+                batchSequences = Arrays.copyOf(batchSequences, capacity);
             }
-            batch[batchSize++] = node;
-            node.heapIndex = runIndexOf(0); // due; endBatch places it
+            batch[batchSize] = node;
+            batchDeadlines[batchSize] = node.deadline;
+            batchSequences[batchSize] = node.sequence;
+            node.heapIndex = runIndexOf(batchSize); // its slot, should the batch become a run
+            batchSize++;
             return;
         }
         addToHeap(node);
@@ -88,26 +94,24 @@ final class DueHeap {
     void endBatch() {
         batching = false;
         int n = batchSize;
-        if (n >= RUN_MIN && runLive == 0) {
-            Arrays.sort(batch, 0, n, DueHeap::compare); // stable, so equal keys keep bucket order
-            run = batch;
-            runHead = 0;
-            runEnd = n;
-            runLive = n;
-            for (int i = 0; i < n; i++) {
-                run[i].heapIndex = runIndexOf(i);
-            }
-            batch = new TimerNode[MIN_CAPACITY];
-        } else {
-            for (int i = 0; i < n; i++) {
-                addToHeap(batch[i]);
-                batch[i] = null;
-            }
-            if (batch.length > MIN_CAPACITY && n < (batch.length >>> 2)) {
-                batch = new TimerNode[MIN_CAPACITY];
-            }
-        }
         batchSize = 0;
+        DueRun sorted = n >= RUN_MIN && run == null ? DueRun.sort(batch, batchDeadlines, batchSequences, n) : null;
+        if (sorted != null) {
+            run = sorted; // it keeps 'batch' as its slots
+            batch = new TimerNode[MIN_CAPACITY];
+            batchDeadlines = new long[MIN_CAPACITY];
+            batchSequences = new long[MIN_CAPACITY];
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            addToHeap(batch[i]);
+            batch[i] = null;
+        }
+        if (batch.length > MIN_CAPACITY && n < (batch.length >>> 2)) {
+            batch = new TimerNode[MIN_CAPACITY];
+            batchDeadlines = new long[MIN_CAPACITY];
+            batchSequences = new long[MIN_CAPACITY];
+        }
     }
 
     TimerNode poll() {
@@ -124,12 +128,9 @@ final class DueHeap {
             removeAt(index);
             return;
         }
-        run[runSlotOf(index)] = null;
-        node.heapIndex = TimerNode.NOT_IN_HEAP;
-        if (--runLive == 0) {
-            run = null;
-            runHead = 0;
-            runEnd = 0;
+        run.remove(runSlotOf(index));
+        if (run.live() == 0) {
+            run = null; // its arrays go with it
         }
     }
 
@@ -138,10 +139,8 @@ final class DueHeap {
         for (int i = 0; i < size; i++) {
             action.accept(queue[i]);
         }
-        for (int i = runHead; i < runEnd; i++) {
-            if (run[i] != null) {
-                action.accept(run[i]);
-            }
+        if (run != null) {
+            run.forEachInOrder(action);
         }
     }
 
@@ -149,24 +148,19 @@ final class DueHeap {
     void clear(Consumer<TimerNode> sink) {
         TimerNode[] oldHeap = queue;
         int oldSize = size;
-        TimerNode[] oldRun = run;
-        int from = runHead;
-        int to = runEnd;
+        DueRun oldRun = run;
         queue = new TimerNode[MIN_CAPACITY];
         size = 0;
         run = null;
-        runHead = 0;
-        runEnd = 0;
-        runLive = 0;
         for (int i = 0; i < oldSize; i++) {
             oldHeap[i].heapIndex = TimerNode.NOT_IN_HEAP;
             sink.accept(oldHeap[i]);
         }
-        for (int i = from; i < to; i++) {
-            if (oldRun[i] != null) {
-                oldRun[i].heapIndex = TimerNode.NOT_IN_HEAP;
-                sink.accept(oldRun[i]);
-            }
+        if (oldRun != null) {
+            oldRun.forEachInOrder(node -> {
+                node.heapIndex = TimerNode.NOT_IN_HEAP;
+                sink.accept(node);
+            });
         }
     }
 
@@ -184,10 +178,8 @@ final class DueHeap {
     /** The nodes of the run in order, holes left out. */
     List<TimerNode> runNodes() {
         List<TimerNode> nodes = new ArrayList<>();
-        for (int i = runHead; i < runEnd; i++) {
-            if (run[i] != null) {
-                nodes.add(run[i]);
-            }
+        if (run != null) {
+            run.forEachInOrder(nodes::add);
         }
         return nodes;
     }
@@ -195,26 +187,20 @@ final class DueHeap {
     /** Whether {@code node} sits in the run at the place its heapIndex names. */
     boolean inRunAtItsIndex(TimerNode node) {
         int index = node.heapIndex;
-        return index <= -2 && run != null && runSlotOf(index) < runEnd && run[runSlotOf(index)] == node;
+        return index <= -2 && run != null && run.holds(node, runSlotOf(index));
     }
 
     // ---------------------------------------------------------------------------------------
 
-    private TimerNode runHead() {
-        if (runLive == 0) {
-            return null;
-        }
-        while (run[runHead] == null) {
-            runHead++; // a hole: runLive > 0 says a node lies ahead
-        }
-        return run[runHead];
+    private int runLive() {
+        return run == null ? 0 : run.live();
     }
 
-    private static int runIndexOf(int slot) {
+    static int runIndexOf(int slot) {
         return -2 - slot;
     }
 
-    private static int runSlotOf(int heapIndex) {
+    static int runSlotOf(int heapIndex) {
         return -2 - heapIndex;
     }
 

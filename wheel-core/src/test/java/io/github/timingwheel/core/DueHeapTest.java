@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@link DueHeap}: order, indices and removal through growth and shrinking. */
 class DueHeapTest {
@@ -48,12 +50,17 @@ class DueHeapTest {
     /**
      * Batches (a tick's bucket handed over at once) of every size around {@link DueHeap#RUN_MIN},
      * some while a run is still being polled, with removals from the run and the heap and single
-     * adds in between: every poll agrees with a sorted set. Shown to catch an endBatch that does
-     * not sort its run (the nodes then come out in bucket order), and a run removal that leaves
-     * the node's index set.
+     * adds in between: every poll agrees with a sorted set. Deadlines span one radix digit,
+     * several, and more than a run's keys hold (such batches go to the heap); sequences come in
+     * the order of adding, or at random, so that equal deadlines are out of sequence order in
+     * the batch. Shown to catch an endBatch that does not sort its run (the nodes then come out
+     * in bucket order), a run removal that leaves the node's index set, a radix sort that makes
+     * only its first pass, and a run that leaves equal deadlines in bucket order.
      */
-    @Test
-    void batches_runsAndHeap_agreeWithASortedSet() {
+    @ParameterizedTest(name = "deadlines below {0}, sequences at random: {1}")
+    @CsvSource({"1000, false", "1000, true", "1099511627776, false", "1099511627776, true",
+            "4611686018427387904, true"})
+    void batches_runsAndHeap_agreeWithASortedSet(long deadlineBound, boolean randomSequences) {
         SplittableRandom random = new SplittableRandom(11);
         DueHeap heap = new DueHeap();
         TreeSet<TimerNode> model = new TreeSet<>(ORDER);
@@ -65,11 +72,12 @@ class DueHeapTest {
                 int n = random.nextInt(2 * DueHeap.RUN_MIN);
                 heap.beginBatch();
                 for (int i = 0; i < n; i++) {
-                    addNode(heap, model, all, id++, random.nextLong(1_000));
+                    addNode(heap, model, all, id++, deadlineOf(random, deadlineBound),
+                            randomSequences ? random.nextLong() : id);
                 }
                 heap.endBatch();
             } else if (choice == 1) {
-                addNode(heap, model, all, id++, random.nextLong(1_000));
+                addNode(heap, model, all, id++, deadlineOf(random, deadlineBound), randomSequences ? random.nextLong() : id);
             } else if (choice == 2) {
                 for (int i = 0; i < 50 && !all.isEmpty(); i++) {
                     removeAny(heap, model, all, random);
@@ -90,11 +98,25 @@ class DueHeapTest {
         assertThat(heap.poll()).isNull();
     }
 
+    /**
+     * A deadline below {@code bound}; one in four is one of a few values, so that equal
+     * deadlines meet in every batch whatever the bound.
+     */
+    private static long deadlineOf(SplittableRandom random, long bound) {
+        return random.nextInt(4) == 0 ? bound / 2 + random.nextInt(3) : random.nextLong(bound);
+    }
+
     /** Adds a node with sequence {@code id} to the heap and the model. */
     private static void addNode(DueHeap heap, TreeSet<TimerNode> model, List<TimerNode> all, int id, long deadline) {
+        addNode(heap, model, all, id, deadline, id);
+    }
+
+    /** Adds a node to the heap and the model. */
+    private static void addNode(DueHeap heap, TreeSet<TimerNode> model, List<TimerNode> all, int id, long deadline,
+            long sequence) {
         TimerNode node = new TestNode(id);
         node.deadline = deadline;
-        node.sequence = id;
+        node.sequence = sequence;
         heap.add(node);
         model.add(node);
         all.add(node);
