@@ -4,8 +4,12 @@ import io.github.timingwheel.examples.CommandLine.UsageException;
 import io.github.timingwheel.executor.WheelTimer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +57,10 @@ import org.asynchttpclient.DefaultAsyncHttpClientConfig;
  * timeout fires with a millisecond left on its own millisecond clock, arms a new one for the
  * whole period. {@code --tolerance 0ms} runs an exact timer, which lands in that window often;
  * the timer's default tolerance exists so that it does not (see {@code WheelTimer.Builder}).
+ * {@code --against-netty true} then sends the same requests (the same ones are slow) three more
+ * times: twice through a client whose timer is Netty's {@code HashedWheelTimer} with a 1 ms tick,
+ * then through ours again (ours, Netty's, Netty's, ours, so that neither timer gains from a JVM
+ * that is warmer for its passes), and prints both timers' counts side by side.
  *
  * <p>Run: {@code java -cp examples/target/examples.jar io.github.timingwheel.examples.AsyncHttpClientTimeouts}
  */
@@ -69,6 +77,7 @@ public final class AsyncHttpClientTimeouts {
             "  --timeout DURATION request timeout, e.g. 200ms [200ms]",
             "  --read-timeout DURATION  a read timeout instead of the request timeout [off]",
             "  --tolerance DURATION     the WheelTimer's tolerance, e.g. 0ms for an exact timer [its default, 2ms]",
+            "  --against-netty true|false  compare with Netty's HashedWheelTimer (1 ms tick): 4 passes in turn [false]",
             "  --help             print this and exit");
 
     /**
@@ -87,6 +96,8 @@ public final class AsyncHttpClientTimeouts {
     private long readTimeoutMillis;
     /** The timer's tolerance; negative for its default. */
     private long toleranceNanos = -1L;
+    /** Whether to send the requests again with Netty's HashedWheelTimer as the client's timer. */
+    private boolean againstNetty;
 
     private AsyncHttpClientTimeouts() {
     }
@@ -109,6 +120,7 @@ public final class AsyncHttpClientTimeouts {
             case "--timeout" -> timeoutMillis = CommandLine.positiveMillis(name, value);
             case "--read-timeout" -> readTimeoutMillis = CommandLine.positiveMillis(name, value);
             case "--tolerance" -> toleranceNanos = CommandLine.duration(name, value, null);
+            case "--against-netty" -> againstNetty = CommandLine.bool(name, value);
             default -> throw CommandLine.unknown(name);
         }
     }
@@ -125,36 +137,86 @@ public final class AsyncHttpClientTimeouts {
             out.printf("A JDK HttpServer on %s:%d answers within %d ms, but %d%% of requests only after %d ms.%n%n",
                     server.address().getHostString(), server.address().getPort(), SlowServer.FAST_MAX_MILLIS,
                     slowPercent, slowMillis);
-            DefaultAsyncHttpClientConfig.Builder settings = new DefaultAsyncHttpClientConfig.Builder()
-                    .setNettyTimer(timer)
-                    .setEventLoopGroup(group)
-                    .setCookieStore(null);
-            if (readTimeoutMillis > 0) {
-                // The read timeout fires first; the request timeout only backs it up.
-                settings.setReadTimeout(Duration.ofMillis(readTimeoutMillis))
-                        .setRequestTimeout(Duration.ofMillis(2 * slowMillis));
-            } else {
-                settings.setRequestTimeout(Duration.ofMillis(timeoutMillis));
+            AsyncHttpClientConfig config = clientConfig(timer, group, slowMillis);
+            String ours = "setNettyTimer(WheelTimer), timer tolerance "
+                    + (toleranceNanos >= 0 ? toleranceNanos / 1_000 + " us" : "default");
+            Outcomes outcomes = sendThrough(config, server.baseUrl());
+            printOutcomes(out, ours, outcomes);
+            if (againstNetty) {
+                compareWithNetty(out, config, outcomes, group, slowMillis, server.baseUrl());
             }
-            AsyncHttpClientConfig config = settings.build();
-            AsyncHttpClient client = new DefaultAsyncHttpClient(config);
-            Outcomes outcomes;
-            try {
-                client.prepareGet(server.baseUrl() + "/-1")
-                        .setRequestTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS))
-                        .setReadTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS))
-                        .execute().toCompletableFuture().join();
-                outcomes = send(client, server.baseUrl());
-            } finally {
-                client.close(); // stops only a timer the client created itself
-            }
-            printOutcomes(out, outcomes);
             printAfterClose(out, timer, config.getConnectionPoolCleanerPeriod());
         } catch (IOException e) {
             out.println("could not start the server: " + e);
         } finally {
             timer.stop();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /**
+     * Sends the same requests three more times, with Netty's timer twice and then ours again
+     * (ours, Netty's, Netty's, ours: neither timer gains from a JVM that warms up as it goes),
+     * and prints each pass's counts and the sums.
+     */
+    private void compareWithNetty(PrintStream out, AsyncHttpClientConfig oursConfig, Outcomes oursFirst,
+            EventLoopGroup group, long slowMillis, String baseUrl) throws InterruptedException {
+        HashedWheelTimer netty = new HashedWheelTimer(new DefaultThreadFactory("hwt-1ms", true), 1,
+                TimeUnit.MILLISECONDS);
+        try {
+            AsyncHttpClientConfig nettyConfig = clientConfig(netty, group, slowMillis);
+            Outcomes nettyFirst = sendThrough(nettyConfig, baseUrl);
+            Outcomes nettySecond = sendThrough(nettyConfig, baseUrl);
+            Outcomes oursSecond = sendThrough(oursConfig, baseUrl);
+            long periodNanos = TimeUnit.MILLISECONDS.toNanos(effectiveTimeoutMillis());
+            out.println();
+            out.println("The same requests again, timers in turn (ours, Netty's, Netty's, ours):");
+            out.printf("  %-36s %9s %15s %15s %15s%n", "timer", "passes", "timed out", "timed out early",
+                    "a period late");
+            printPasses(out, "WheelTimer (as above)", periodNanos, oursFirst, oursSecond);
+            printPasses(out, "HashedWheelTimer, 1 ms tick", periodNanos, nettyFirst, nettySecond);
+        } finally {
+            netty.stop();
+        }
+    }
+
+    private static void printPasses(PrintStream out, String timer, long periodNanos, Outcomes first, Outcomes second) {
+        out.printf("  %-36s %9s %,7d + %,5d %,7d + %,5d %,7d + %,5d%n", timer, "1 + 2",
+                first.timedOut(), second.timedOut(),
+                first.timedOutSoonerThan(periodNanos), second.timedOutSoonerThan(periodNanos),
+                first.timedOutAtLeast(periodNanos * 3 / 2), second.timedOutAtLeast(periodNanos * 3 / 2));
+    }
+
+    private AsyncHttpClientConfig clientConfig(Timer timer, EventLoopGroup group, long slowMillis) {
+        DefaultAsyncHttpClientConfig.Builder settings = new DefaultAsyncHttpClientConfig.Builder()
+                .setNettyTimer(timer)
+                .setEventLoopGroup(group)
+                .setCookieStore(null);
+        if (readTimeoutMillis > 0) {
+            // The read timeout fires first; the request timeout only backs it up.
+            settings.setReadTimeout(Duration.ofMillis(readTimeoutMillis))
+                    .setRequestTimeout(Duration.ofMillis(2 * slowMillis));
+        } else {
+            settings.setRequestTimeout(Duration.ofMillis(timeoutMillis));
+        }
+        return settings.build();
+    }
+
+    /** Sends a warm-up request and then every counted one through a new client, and closes it. */
+    private Outcomes sendThrough(AsyncHttpClientConfig config, String baseUrl) throws InterruptedException {
+        AsyncHttpClient client = new DefaultAsyncHttpClient(config);
+        try {
+            client.prepareGet(baseUrl + "/-1")
+                    .setRequestTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS))
+                    .setReadTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS))
+                    .execute().toCompletableFuture().join();
+            return send(client, baseUrl);
+        } finally {
+            try {
+                client.close(); // stops only a timer the client created itself
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
@@ -191,15 +253,14 @@ public final class AsyncHttpClientTimeouts {
         return Outcomes.of(all.stream().map(CompletableFuture::join).toList());
     }
 
-    private void printOutcomes(PrintStream out, Outcomes outcomes) {
+    private void printOutcomes(PrintStream out, String timerSetting, Outcomes outcomes) {
         long slow = 0;
         for (long id = 0; id < requests; id++) {
             slow += SlowServer.isSlow(id, slowPercent) ? 1 : 0;
         }
         long timeout = effectiveTimeoutMillis();
         String kind = readTimeoutMillis > 0 ? "read" : "request";
-        out.printf("AsyncHttpClient with setNettyTimer(WheelTimer), %s timeout %d ms, timer tolerance %s:%n",
-                kind, timeout, toleranceNanos >= 0 ? toleranceNanos / 1_000 + " us" : "default");
+        out.printf("AsyncHttpClient with %s timeout %d ms, %s:%n", kind, timeout, timerSetting);
         out.printf("%,d requests, at most %d in flight%n", requests, inFlight);
         out.printf("  answered        %,6d  (status 200)%n", outcomes.answered());
         out.printf("  timed out       %,6d  (TimeoutException from the client's %s timeout)%n",

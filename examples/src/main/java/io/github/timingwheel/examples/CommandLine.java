@@ -137,6 +137,14 @@ final class CommandLine {
         }
     }
 
+    static boolean bool(String name, String value) throws UsageException {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new UsageException(name + ": expected true or false, got '" + value + "'");
+        };
+    }
+
     static int positiveInt(String name, String value) throws UsageException {
         long parsed = integer(name, value);
         if (parsed < 1 || parsed > Integer.MAX_VALUE) {

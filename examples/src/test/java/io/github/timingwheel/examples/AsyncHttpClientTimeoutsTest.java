@@ -53,15 +53,17 @@ class AsyncHttpClientTimeoutsTest {
     }
 
     /**
-     * The read-timeout mode: slow requests fail through the client's read timeout, never
-     * sooner than it, and the program counts those the client re-armed for a whole period. How
-     * many that is depends on the machine (see ClientReadTimeoutTest for the comparison), so
-     * only the line is checked here.
+     * The read-timeout mode, with the same requests sent again through Netty's timer: slow
+     * requests fail through the client's read timeout, never sooner than it, with either timer,
+     * and the program counts those the client re-armed for a whole period. How many that is
+     * depends on the machine (see ClientReadTimeoutTest for the comparison), so only the lines
+     * are checked here.
      */
     @Test
-    void readTimeouts_neverEarly_andThoseLateByAWholePeriodAreCounted() {
+    void readTimeouts_neverEarly_andThoseLateByAWholePeriodAreCounted_forBothTimers() {
         Captured run = Captured.run(AsyncHttpClientTimeouts::run, "--requests", "60", "--in-flight", "4",
-                "--slow-percent", String.valueOf(SLOW_PERCENT), "--read-timeout", "100ms", "--tolerance", "2ms");
+                "--slow-percent", String.valueOf(SLOW_PERCENT), "--read-timeout", "100ms", "--tolerance", "2ms",
+                "--against-netty", "true");
 
         assertThat(run.exitCode()).as(run.text()).isZero();
         assertThat(run.text()).contains("read timeout 100 ms", "timer tolerance 2000 us");
@@ -69,6 +71,18 @@ class AsyncHttpClientTimeoutsTest {
         assertThat(count(run, "timed out early")).as(run.text()).isZero();
         assertThat(count(run, "other failures")).as(run.text()).isZero();
         assertThat(count(run, "a period late")).as(run.text()).isLessThanOrEqualTo(count(run, "timed out"));
+        for (String timer : new String[] {"WheelTimer (as above)", "HashedWheelTimer, 1 ms tick"}) {
+            Matcher passes = Pattern.compile(Pattern.quote(timer)
+                    + "\\s+1 \\+ 2\\s+(\\d+) \\+\\s+(\\d+)\\s+(\\d+) \\+\\s+(\\d+)\\s+(\\d+) \\+\\s+(\\d+)")
+                    .matcher(run.text());
+            assertThat(passes.find()).as("the passes of %s in:%n%s", timer, run.text()).isTrue();
+            for (int pass = 0; pass < 2; pass++) {
+                long timedOut = Long.parseLong(passes.group(1 + pass));
+                assertThat(timedOut).as(run.text()).isPositive();
+                assertThat(Long.parseLong(passes.group(3 + pass))).as("early: %s", run.text()).isZero();
+                assertThat(Long.parseLong(passes.group(5 + pass))).as(run.text()).isLessThanOrEqualTo(timedOut);
+            }
+        }
     }
 
     @Test
@@ -76,18 +90,27 @@ class AsyncHttpClientTimeoutsTest {
         Captured help = Captured.run(AsyncHttpClientTimeouts::run, "--help");
         assertThat(help.exitCode()).isZero();
         assertThat(help.text()).contains("--requests", "--in-flight", "--slow-percent", "--timeout", "--read-timeout",
-                "--tolerance");
+                "--tolerance", "--against-netty");
 
         Captured bad = Captured.run(AsyncHttpClientTimeouts::run, "--in-flight", "0");
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.text()).contains("--in-flight");
+
+        Captured notABoolean = Captured.run(AsyncHttpClientTimeouts::run, "--against-netty", "maybe");
+        assertThat(notABoolean.exitCode()).isEqualTo(2);
+        assertThat(notABoolean.text()).contains("--against-netty", "true or false");
     }
 
     /** The number on the line that starts with {@code label} followed by blanks and digits. */
     private static long count(Captured run, String label) {
+        return count(run.text(), label);
+    }
+
+    /** The number on the first line of {@code text} that starts with {@code label}, blanks and digits. */
+    private static long count(String text, String label) {
         Matcher m = Pattern.compile("^\\s*" + Pattern.quote(label) + "\\s+([\\d,]+)", Pattern.MULTILINE)
-                .matcher(run.text());
-        assertThat(m.find()).as("a line '%s N' in:%n%s", label, run.text()).isTrue();
+                .matcher(text);
+        assertThat(m.find()).as("a line '%s N' in:%n%s", label, text).isTrue();
         return Long.parseLong(m.group(1).replace(",", ""));
     }
 }
