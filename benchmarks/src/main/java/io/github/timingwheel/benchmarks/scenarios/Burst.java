@@ -17,6 +17,11 @@ import org.HdrHistogram.Histogram;
  * queues a timeout for its worker to move into the wheel later (100,000 per tick), so its
  * figure is the speed of a queue offer, not of arming. The work left behind shows in the other
  * columns, which time the firings themselves.
+ *
+ * <p>{@code gc ms} is the time the JVM spent collecting between the end of arming and the last
+ * firing ({@link GcTime}): a young collection then evacuates the timers still pending, tens of
+ * milliseconds with a million of them, and every firing due meanwhile is that much late, on any
+ * subject. Read a round's p99 and max beside it.
  */
 final class Burst implements Scenario {
 
@@ -27,6 +32,7 @@ final class Burst implements Scenario {
     static final Column P50 = Column.lower("p50 us", 0);
     static final Column P99 = Column.lower("p99 us", 0);
     static final Column MAX = Column.lower("max us", 0);
+    static final Column GC_MS = Column.lower("gc ms", 0);
 
     private final int count;
     private final int windowMs;
@@ -51,7 +57,7 @@ final class Burst implements Scenario {
 
     @Override
     public List<Column> columns() {
-        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX);
+        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS);
     }
 
     @Override
@@ -66,6 +72,7 @@ final class Burst implements Scenario {
         }
         long armingNanos;
         long opensAt;
+        long gcMillis;
         try (TimerSubject subjectTimers = TimerSubject.create(subject)) {
             long start = System.nanoTime();
             opensAt = start + TimeUnit.MILLISECONDS.toNanos(leadMs);
@@ -74,7 +81,9 @@ final class Burst implements Scenario {
                 subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
             }
             armingNanos = System.nanoTime() - start;
+            long gcBefore = GcTime.totalMillis();
             Waiting.until(() -> sink.fired.sum() >= timers, leadMs + windowMs + 60_000L);
+            gcMillis = GcTime.totalMillis() - gcBefore;
         }
         if (warmUp) {
             return;
@@ -88,5 +97,6 @@ final class Burst implements Scenario {
         results.record(subject, P50, late.getValueAtPercentile(50) / 1e3);
         results.record(subject, P99, late.getValueAtPercentile(99) / 1e3);
         results.record(subject, MAX, late.getMaxValue() / 1e3);
+        results.record(subject, GC_MS, gcMillis);
     }
 }
