@@ -157,7 +157,7 @@ public final class AsyncHttpClientTimeouts {
     /**
      * Sends the same requests three more times, with Netty's timer twice and then ours again
      * (ours, Netty's, Netty's, ours: neither timer gains from a JVM that warms up as it goes),
-     * and prints each pass's counts and the sums.
+     * and prints each timer's two passes side by side.
      */
     private void compareWithNetty(PrintStream out, AsyncHttpClientConfig oursConfig, Outcomes oursFirst,
             EventLoopGroup group, long slowMillis, String baseUrl) throws InterruptedException {

@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * heap's depth, a cache miss per level once the heap outgrows the cache. The wheel hands such a
  * bucket over in one batch ({@link #beginBatch}, {@link #endBatch}); a batch of at least
  * {@link #RUN_MIN} nodes that finds no run is sorted once, by a radix sort of keys copied from
- * the nodes as they came (DueRun [1]), and then polled from the front. Smaller batches, and batches that come while a run is being polled (a backlog), go
- * into the heap, so the run is never merged into. A poll takes the smaller of the two heads.
+ * the nodes as they came (DueRun [1]), and then polled from the front. Smaller batches, and
+ * batches that come while a run is being polled (a backlog), go into the heap, so the run is
+ * never merged into. A poll takes the smaller of the two heads.
  *
  * <p>The heap's array shrinks by half when it falls below a quarter full (amortised O(1)), and
  * the run's array is dropped once the run is polled empty, so a burst that passes through does
