@@ -57,10 +57,10 @@ import org.asynchttpclient.DefaultAsyncHttpClientConfig;
  * timeout fires with a millisecond left on its own millisecond clock, arms a new one for the
  * whole period. {@code --tolerance 0ms} runs an exact timer, which lands in that window often;
  * the timer's default tolerance exists so that it does not (see {@code WheelTimer.Builder}).
- * {@code --against-netty true} then sends the same requests (the same ones are slow) three more
- * times: twice through a client whose timer is Netty's {@code HashedWheelTimer} with a 1 ms tick,
- * then through ours again (ours, Netty's, Netty's, ours, so that neither timer gains from a JVM
- * that is warmer for its passes), and prints both timers' counts side by side.
+ * {@code --against-netty true} then sends the same requests (the same ones are slow) four more
+ * times, through clients whose timers are Netty's {@code HashedWheelTimer} with a 1 ms tick and
+ * ours in turn (Netty's, ours, ours, Netty's: the first pass warms the JVM, whose first client
+ * re-arms more on either timer), and prints both timers' counts side by side.
  *
  * <p>Run: {@code java -cp examples/target/examples.jar io.github.timingwheel.examples.AsyncHttpClientTimeouts}
  */
@@ -77,7 +77,7 @@ public final class AsyncHttpClientTimeouts {
             "  --timeout DURATION request timeout, e.g. 200ms [200ms]",
             "  --read-timeout DURATION  a read timeout instead of the request timeout [off]",
             "  --tolerance DURATION     the WheelTimer's tolerance, e.g. 0ms for an exact timer [its default, 2ms]",
-            "  --against-netty true|false  compare with Netty's HashedWheelTimer (1 ms tick): 4 passes in turn [false]",
+            "  --against-netty true|false  compare with Netty's HashedWheelTimer (1 ms tick): 4 more passes [false]",
             "  --help             print this and exit");
 
     /**
@@ -143,7 +143,7 @@ public final class AsyncHttpClientTimeouts {
             Outcomes outcomes = sendThrough(config, server.baseUrl());
             printOutcomes(out, ours, outcomes);
             if (againstNetty) {
-                compareWithNetty(out, config, outcomes, group, slowMillis, server.baseUrl());
+                compareWithNetty(out, config, group, slowMillis, server.baseUrl());
             }
             printAfterClose(out, timer, config.getConnectionPoolCleanerPeriod());
         } catch (IOException e) {
@@ -155,31 +155,37 @@ public final class AsyncHttpClientTimeouts {
     }
 
     /**
-     * Sends the same requests three more times, with Netty's timer twice and then ours again
-     * (ours, Netty's, Netty's, ours: neither timer gains from a JVM that warms up as it goes),
-     * and prints each timer's two passes side by side.
+     * Sends the same requests four more times, through Netty's timer, ours, ours and Netty's
+     * (the first pass above warmed the JVM: a client's first requests in a JVM re-arm more, on
+     * either timer), and prints each timer's two passes side by side. Each Netty pass has a
+     * timer of its own, stopped before the next pass, so that its ticking thread competes with
+     * no pass of ours.
      */
-    private void compareWithNetty(PrintStream out, AsyncHttpClientConfig oursConfig, Outcomes oursFirst,
-            EventLoopGroup group, long slowMillis, String baseUrl) throws InterruptedException {
-        HashedWheelTimer netty = new HashedWheelTimer(new DefaultThreadFactory("hwt-1ms", true), 1,
-                TimeUnit.MILLISECONDS);
-        Outcomes nettyFirst;
-        Outcomes nettySecond;
-        try {
-            AsyncHttpClientConfig nettyConfig = clientConfig(netty, group, slowMillis);
-            nettyFirst = sendThrough(nettyConfig, baseUrl);
-            nettySecond = sendThrough(nettyConfig, baseUrl);
-        } finally {
-            netty.stop(); // before ours runs again: its ticking thread would compete for the CPU
-        }
+    private void compareWithNetty(PrintStream out, AsyncHttpClientConfig oursConfig, EventLoopGroup group,
+            long slowMillis, String baseUrl) throws InterruptedException {
+        Outcomes nettyFirst = sendThroughNetty(group, slowMillis, baseUrl);
+        Outcomes oursFirst = sendThrough(oursConfig, baseUrl);
         Outcomes oursSecond = sendThrough(oursConfig, baseUrl);
+        Outcomes nettySecond = sendThroughNetty(group, slowMillis, baseUrl);
         long periodNanos = TimeUnit.MILLISECONDS.toNanos(effectiveTimeoutMillis());
         out.println();
-        out.println("The same requests again, timers in turn (ours, Netty's, Netty's, ours):");
+        out.println("The same requests again, timers in turn (Netty's, ours, ours, Netty's), after the first pass:");
         out.printf("  %-36s %9s %15s %15s %15s%n", "timer", "passes", "timed out", "timed out early",
                 "a period late");
         printPasses(out, "WheelTimer (as above)", periodNanos, oursFirst, oursSecond);
         printPasses(out, "HashedWheelTimer, 1 ms tick", periodNanos, nettyFirst, nettySecond);
+    }
+
+    /** A pass through a client on a new HashedWheelTimer with a 1 ms tick, stopped afterwards. */
+    private Outcomes sendThroughNetty(EventLoopGroup group, long slowMillis, String baseUrl)
+            throws InterruptedException {
+        HashedWheelTimer netty = new HashedWheelTimer(new DefaultThreadFactory("hwt-1ms", true), 1,
+                TimeUnit.MILLISECONDS);
+        try {
+            return sendThrough(clientConfig(netty, group, slowMillis), baseUrl);
+        } finally {
+            netty.stop();
+        }
     }
 
     private static void printPasses(PrintStream out, String timer, long periodNanos, Outcomes first, Outcomes second) {
