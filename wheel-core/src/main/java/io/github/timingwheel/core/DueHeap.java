@@ -99,9 +99,7 @@ final class DueHeap {
         DueRun sorted = n >= RUN_MIN && run == null ? DueRun.sort(batch, batchDeadlines, batchSequences, n) : null;
         if (sorted != null) {
             run = sorted; // it keeps 'batch' as its slots
-            batch = new TimerNode[MIN_CAPACITY];
-            batchDeadlines = new long[MIN_CAPACITY];
-            batchSequences = new long[MIN_CAPACITY];
+            newBatchArrays();
             return;
         }
         for (int i = 0; i < n; i++) {
@@ -109,10 +107,15 @@ final class DueHeap {
             batch[i] = null;
         }
         if (batch.length > MIN_CAPACITY && n < (batch.length >>> 2)) {
-            batch = new TimerNode[MIN_CAPACITY];
-            batchDeadlines = new long[MIN_CAPACITY];
-            batchSequences = new long[MIN_CAPACITY];
+            newBatchArrays();
         }
+    }
+
+    /** Gives the next batch arrays of the minimum size: the old ones went to a run, or are far too big. */
+    private void newBatchArrays() {
+        batch = new TimerNode[MIN_CAPACITY];
+        batchDeadlines = new long[MIN_CAPACITY];
+        batchSequences = new long[MIN_CAPACITY];
     }
 
     TimerNode poll() {

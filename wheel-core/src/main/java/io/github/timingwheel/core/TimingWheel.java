@@ -217,7 +217,15 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * now, and the sum saturates at {@link Long#MAX_VALUE} (never due in practice).
      */
     public long deadlineAfter(long nanoTime, long delayNanos) {
-        return addSaturated(wheelTime(nanoTime), Math.max(0L, delayNanos));
+        return deadlineAfterWheelTime(wheelTime(nanoTime), delayNanos);
+    }
+
+    /**
+     * {@link #deadlineAfter}'s rule for a wheel time already read: for a driver that keeps wheel
+     * time itself (from the same origin) and reads the clock once for several uses.
+     */
+    public static long deadlineAfterWheelTime(long now, long delayNanos) {
+        return addSaturated(now, Math.max(0L, delayNanos));
     }
 
     /** {@code deadline + delayNanos} for non-negative arguments, capped at Long.MAX_VALUE. */

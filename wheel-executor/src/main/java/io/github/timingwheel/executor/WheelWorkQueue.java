@@ -182,12 +182,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     long deadlineAfter(long delayNanos) {
-        return deadlineAfter(wheelNow(), delayNanos);
-    }
-
-    /** TimingWheel.deadlineAfter's rule from a wheel time already read: a negative delay means now. */
-    private static long deadlineAfter(long now, long delayNanos) {
-        return TimingWheel.addSaturated(now, Math.max(0L, delayNanos));
+        return TimingWheel.deadlineAfterWheelTime(wheelNow(), delayNanos);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -205,7 +200,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     void place(WheelTask task, long delayNanos) {
         long now = wheelNow();
-        shards.place(task, now, deadlineAfter(now, delayNanos));
+        shards.place(task, now, TimingWheel.deadlineAfterWheelTime(now, delayNanos));
     }
 
     /** As {@link #place}, with a deadline in wheel time; for tests. */
