@@ -5,8 +5,9 @@ package io.github.timingwheel.core;
  * no node besides the object the caller already has. Subclass it to add the payload.
  *
  * <p>A node is in at most one place at a time: a bucket list of the wheel ({@code next != null}),
- * the due heap or run ({@code heapIndex != NOT_IN_HEAP}), or nowhere (not scheduled). Its fields belong to the
- * wheel it is scheduled in and follow that wheel's threading rule: one thread at a time.
+ * the due heap or run ({@code heapIndex != NOT_IN_HEAP}), or nowhere (not scheduled). Its fields
+ * belong to the wheel it is scheduled in and follow that wheel's threading rule: one thread at a
+ * time.
  *
  * <p>Layout on a 64-bit JVM with compressed references: a 12-byte header, two {@code long}s,
  * two references and an {@code int}, 40 bytes in all before a subclass adds fields.
@@ -18,7 +19,7 @@ public class TimerNode {
     TimerNode next;
     /**
      * Where the node is among the due ones: its index in the due heap (>= 0), {@code -2 - i}
-     * for index i of the due run (DueHeap), or {@link #NOT_IN_HEAP}.
+     * for slot i of the due run (DueRun), or {@link #NOT_IN_HEAP}.
      */
     int heapIndex = NOT_IN_HEAP;
     /** Wheel time (nanoseconds since the wheel's origin) at which the node is due. */

@@ -135,8 +135,8 @@ public final class SchedulerMetrics {
      * woke up: at that deadline, when a producer's earlier task woke it, or spuriously. Workers
      * woken only to take tasks already handed out are not counted, and a scheduler with nothing
      * pending adds none (unless its idle workers time out, {@code allowCoreThreadTimeOut}).
-     * Each is a thread wake-up that costs CPU and power, so
-     * {@code wakeUps} per second against runs per second shows how well deadlines share them:
+     * Each is a thread wake-up that costs CPU and power, so {@code wakeUps} per second against
+     * runs per second shows how well deadlines share them:
      * a {@linkplain WheelScheduledExecutor.Builder#tolerance tolerance} lets the tasks due
      * within a quarter of it share one. Read without a lock, and exact at some moment during
      * the read, as the other totals are.
