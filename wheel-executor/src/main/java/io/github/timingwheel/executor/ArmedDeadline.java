@@ -1,6 +1,7 @@
 package io.github.timingwheel.executor;
 
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The state of a re-armable task in one word, a {@code volatile long} field of the task itself:
@@ -31,6 +32,14 @@ final class ArmedDeadline {
      *     would be late): the caller then submits the task to its shard.
      * [3] The word is a field of the task, not of an object of its own: a touch of one of a
      *     million handles then misses the cache once (the task), not twice.
+     * [4] A per-task tolerance (Linux's timer slack, per timer) places the task in its wheel at
+     *     its armed deadline rounded up to a grain, the largest power of two not above the
+     *     tolerance: handles whose deadlines fall in one grain share a wheel position, and so
+     *     one wake-up. The word keeps the exact deadline, so the firing's CAS and the lateness
+     *     it reports are against it; the position is never before it (never early) and less
+     *     than a grain after it (so at most the tolerance late, besides the scheduler's own).
+     *     Every place that links a re-armable task links it at position(armed, grain), and a
+     *     move earlier that stays within the same grain needs no wheel work.
      */
 
     /** The value once the task has fired ([1]). */
@@ -39,6 +48,41 @@ final class ArmedDeadline {
     static final long CANCELLED = -2L;
 
     private ArmedDeadline() {
+    }
+
+    /**
+     * A per-task tolerance argument in nanoseconds (saturating).
+     *
+     * @throws IllegalArgumentException if {@code tolerance} is negative
+     */
+    static long toleranceNanos(long tolerance, TimeUnit unit) {
+        if (tolerance < 0L) {
+            throw new IllegalArgumentException("tolerance must not be negative: " + tolerance);
+        }
+        return unit.toNanos(tolerance);
+    }
+
+    /**
+     * The grain of a per-task tolerance ([4]): the largest power of two not above it, or 1 (no
+     * rounding) for a tolerance of 0.
+     *
+     * @param toleranceNanos the tolerance, not negative
+     */
+    static long grainOf(long toleranceNanos) {
+        return toleranceNanos <= 0L ? 1L : Long.highestOneBit(toleranceNanos);
+    }
+
+    /**
+     * Where a task armed for {@code deadline} goes in its wheel ([4]): the deadline rounded up
+     * to a multiple of {@code grain}; a deadline within a grain of {@link Long#MAX_VALUE} (never
+     * due in practice) stays as it is.
+     *
+     * @param deadline a wheel time, not negative
+     * @param grain a power of two
+     */
+    static long position(long deadline, long grain) {
+        long up = deadline + (grain - 1L);
+        return up < 0L ? deadline : up & -grain;
     }
 
     /**

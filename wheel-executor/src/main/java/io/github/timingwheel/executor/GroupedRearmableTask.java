@@ -15,8 +15,9 @@ final class GroupedRearmableTask extends RearmableTask implements GroupMember {
     /** Serial groups' run queue link, guarded by the group's SerialRunQueue. */
     private GroupMember nextDue;
 
-    GroupedRearmableTask(WheelScheduledExecutor owner, TaskGroup group, Runnable command, long timeoutNanos) {
-        super(owner, command, timeoutNanos);
+    GroupedRearmableTask(WheelScheduledExecutor owner, TaskGroup group, Runnable command, long timeoutNanos,
+            long toleranceNanos) {
+        super(owner, command, timeoutNanos, toleranceNanos);
         this.group = group;
     }
 

@@ -18,8 +18,9 @@ final class GroupedRearmableTimeout extends RearmableWheelTimeout implements Gro
     /** Serial groups' run queue link, guarded by the group's SerialRunQueue. */
     private GroupMember nextDue;
 
-    GroupedRearmableTimeout(WheelTimer timer, TimeoutGroup group, TimerTask task, long timeoutNanos) {
-        super(timer, task, timeoutNanos);
+    GroupedRearmableTimeout(WheelTimer timer, TimeoutGroup group, TimerTask task, long timeoutNanos,
+            long toleranceNanos) {
+        super(timer, task, timeoutNanos, toleranceNanos);
         this.group = group;
     }
 

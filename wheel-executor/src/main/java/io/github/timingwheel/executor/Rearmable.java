@@ -29,6 +29,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>Any thread may call any method.
  * </ul>
  *
+ * <p>A handle made with a tolerance of its own
+ * ({@link WheelScheduledExecutor#scheduleRearmable(Runnable, long, long, TimeUnit)},
+ * {@link WheelTimer#newRearmableTimeout(io.netty.util.TimerTask, long, long, TimeUnit)}) may
+ * also fire up to that tolerance after its deadline, never before it: nearby handles then share
+ * a wake-up.
+ *
  * <p>Caveats: a touch is late by the scheduler's tolerance, as every deadline is; a handle that
  * is touched after its deadline passed but before a worker fired it (the harvest and the fire
  * are a few microseconds apart) is still re-armed, since the touch wins the CAS.

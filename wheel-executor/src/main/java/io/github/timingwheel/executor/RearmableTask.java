@@ -28,6 +28,8 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      *     executor's shutdown policies, hooks and counts.
      * [4] Lateness is measured against the armed deadline the claim fired at ('firedAt'), not
      *     against the old wheel position.
+     * [5] A task made with a tolerance sits in its wheel at its armed deadline rounded up to
+     *     'grainNanos' (ArmedDeadline [4]); 'armed' keeps the exact deadline.
      */
 
     /** Wheel time armed for, or FIRED or CANCELLED: CAS only, read by anyone ([1], ArmedDeadline). */
@@ -39,11 +41,23 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      * action, read by the thread that runs it (the same, or one the hand-over happens-before).
      */
     private long firedAt = -1L;
+    /** The grain of the task's tolerance, a power of two; 1 for none ([5]). */
+    private final long grainNanos;
 
-    RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos) {
+    /**
+     * @param timeoutNanos not negative
+     * @param toleranceNanos how late the task may fire besides the executor's tolerance; not negative
+     */
+    RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long toleranceNanos) {
         super(owner, command, timeoutNanos);
         this.armed = deadline();
         this.timeoutNanos = timeoutNanos;
+        this.grainNanos = ArmedDeadline.grainOf(toleranceNanos);
+    }
+
+    @Override
+    long positionOf(long armedDeadline) {
+        return ArmedDeadline.position(armedDeadline, grainNanos); // [5]
     }
 
     @Override
@@ -111,7 +125,8 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
     /** The time left until the armed deadline, as {@link #remaining}; the last deadline once ended. */
     @Override
     public long getDelay(TimeUnit unit) {
-        return unit.convert(linkDeadline() - owner.wheelNow(), TimeUnit.NANOSECONDS);
+        long d = armedDeadline();
+        return unit.convert((d >= 0L ? d : firedDeadline()) - owner.wheelNow(), TimeUnit.NANOSECONDS);
     }
 
     /** [3]. */

@@ -20,11 +20,23 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
     private volatile long timeoutNanos;
     /** The deadline the claim fired at: written by the claim's winner, read by the thread that fires. */
     private long firedAt = -1L;
+    /** The grain of the timeout's tolerance, a power of two; 1 for none (RearmableTask [5]). */
+    private final long grainNanos;
 
-    RearmableWheelTimeout(WheelTimer timer, TimerTask task, long timeoutNanos) {
+    /**
+     * @param timeoutNanos not negative
+     * @param toleranceNanos how late the timeout may fire besides the timer's tolerance; not negative
+     */
+    RearmableWheelTimeout(WheelTimer timer, TimerTask task, long timeoutNanos, long toleranceNanos) {
         super(timer, task, timeoutNanos);
         this.armed = deadline();
         this.timeoutNanos = timeoutNanos;
+        this.grainNanos = ArmedDeadline.grainOf(toleranceNanos);
+    }
+
+    @Override
+    long positionOf(long armedDeadline) {
+        return ArmedDeadline.position(armedDeadline, grainNanos);
     }
 
     @Override

@@ -141,10 +141,28 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
      * @throws NullPointerException if {@code command} or {@code unit} is null
      */
     public RearmableFuture<Void> scheduleRearmable(Runnable command, long timeout, TimeUnit unit) {
+        return scheduleRearmable(command, timeout, 0L, unit);
+    }
+
+    /**
+     * As {@link WheelScheduledExecutor#scheduleRearmable(Runnable, long, long, TimeUnit)}, with
+     * a tolerance of its own, as a task of the group.
+     *
+     * @param command the action to run when the timeout passes without a touch
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param tolerance how late it may start, in {@code unit}; not negative
+     * @param unit the unit of {@code timeout} and {@code tolerance}
+     * @return the handle
+     * @throws RejectedExecutionException if the group is shut down or closed
+     * @throws NullPointerException if {@code command} or {@code unit} is null
+     * @throws IllegalArgumentException if {@code tolerance} is negative
+     */
+    public RearmableFuture<Void> scheduleRearmable(Runnable command, long timeout, long tolerance,
+            TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
         GroupedRearmableTask task = new GroupedRearmableTask(executor, this, command,
-                Math.max(0L, unit.toNanos(timeout)));
+                Math.max(0L, unit.toNanos(timeout)), ArmedDeadline.toleranceNanos(tolerance, unit));
         submit(task, task, task);
         return task;
     }

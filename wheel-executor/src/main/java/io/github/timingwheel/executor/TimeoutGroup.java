@@ -103,10 +103,29 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
      * @throws RejectedExecutionException if the timer's {@code maxPendingTimeouts} is reached
      */
     public RearmableTimeout newRearmableTimeout(TimerTask task, long timeout, TimeUnit unit) {
+        return newRearmableTimeout(task, timeout, 0L, unit);
+    }
+
+    /**
+     * As {@link WheelTimer#newRearmableTimeout(TimerTask, long, long, TimeUnit)}, with a
+     * tolerance of its own, as a timeout of the group.
+     *
+     * @param task the task to run when the timeout passes without a touch
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param tolerance how late it may fire, in {@code unit}; not negative
+     * @param unit the unit of {@code timeout} and {@code tolerance}
+     * @return the handle
+     * @throws NullPointerException if {@code task} or {@code unit} is null
+     * @throws IllegalArgumentException if {@code tolerance} is negative
+     * @throws IllegalStateException if the group or its timer was stopped
+     * @throws RejectedExecutionException if the timer's {@code maxPendingTimeouts} is reached
+     */
+    public RearmableTimeout newRearmableTimeout(TimerTask task, long timeout, long tolerance, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos);
+        GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos,
+                ArmedDeadline.toleranceNanos(tolerance, unit));
         try {
             members.admit(handle);
         } catch (RejectedExecutionException stopped) {

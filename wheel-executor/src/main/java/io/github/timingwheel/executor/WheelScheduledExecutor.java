@@ -320,9 +320,36 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * @throws NullPointerException if {@code command} or {@code unit} is null
      */
     public RearmableFuture<Void> scheduleRearmable(Runnable command, long timeout, TimeUnit unit) {
+        return scheduleRearmable(command, timeout, 0L, unit);
+    }
+
+    /**
+     * As {@link #scheduleRearmable(Runnable, long, TimeUnit)}, with a tolerance of its own: how
+     * much later than its deadline the action may start, on top of the executor's
+     * {@link Builder#tolerance(long, TimeUnit) tolerance}. The handle is placed in the wheel at
+     * its deadline rounded up to the largest power of two of nanoseconds not above
+     * {@code tolerance}, so that handles whose deadlines fall within one such grain share a
+     * wake-up (idle timeouts of many connections, where a millisecond does not matter, then
+     * wake the scheduler once per grain instead of once per deadline). It never starts before
+     * its deadline, and the rounding makes it at most {@code tolerance} late; lateness is still
+     * reported against the exact deadline. Among handles sharing a position, those scheduled
+     * first run first. A tolerance of 0 is the method above.
+     *
+     * @param command the action to run when the timeout passes
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param tolerance how late it may start, in {@code unit}; not negative
+     * @param unit the unit of {@code timeout} and {@code tolerance}
+     * @return the handle, a {@link java.util.concurrent.ScheduledFuture} too
+     * @throws RejectedExecutionException if the task cannot be accepted
+     * @throws NullPointerException if {@code command} or {@code unit} is null
+     * @throws IllegalArgumentException if {@code tolerance} is negative
+     */
+    public RearmableFuture<Void> scheduleRearmable(Runnable command, long timeout, long tolerance,
+            TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        RearmableTask task = new RearmableTask(this, command, Math.max(0L, unit.toNanos(timeout)));
+        RearmableTask task = new RearmableTask(this, command, Math.max(0L, unit.toNanos(timeout)),
+                ArmedDeadline.toleranceNanos(tolerance, unit));
         delayedExecute(task, task);
         return task;
     }

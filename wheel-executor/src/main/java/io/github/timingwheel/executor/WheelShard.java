@@ -203,7 +203,7 @@ final class WheelShard extends WheelShardPadAfter {
         }
         long armed = task.armedDeadline();
         if (queueing || armed >= 0L) { // a re-armable task moving earlier needs the bound too
-            lowerInboxEvent(armed >= 0L ? armed : task.deadline());
+            lowerInboxEvent(armed >= 0L ? task.positionOf(armed) : task.deadline());
         }
         if (tryLock()) { // [2]: the holder may have unlocked before it could see the push
             try {
@@ -289,11 +289,11 @@ final class WheelShard extends WheelShardPadAfter {
 
     /**
      * Re-links a re-armable task that came due at its old place but is armed for a later
-     * deadline (WheelShards [5]), with a new sequence of this shard, as if it were scheduled
-     * now. Call only when holding lock.
+     * deadline (WheelShards [5]), at that deadline's position (WheelTask.positionOf), with a new
+     * sequence of this shard, as if it were scheduled now. Call only when holding lock.
      */
-    void relink(WheelTask task, long armedDeadline, long sequence) {
-        wheel.schedule(task, armedDeadline, sequence);
+    void relink(WheelTask task, long position, long sequence) {
+        wheel.schedule(task, position, sequence);
         RELINKS.setOpaque(this, relinks + 1); // [6]
     }
 

@@ -228,7 +228,7 @@ final class WheelShards {
                     if (harvester == null) {
                         harvester = producers.get();
                     }
-                    shard.relink(task, armed, sequence(harvester.nextStamp(now), shard.index));
+                    shard.relink(task, task.positionOf(armed), sequence(harvester.nextStamp(now), shard.index));
                 } else {
                     task.handedOut();
                     into[count++] = task;

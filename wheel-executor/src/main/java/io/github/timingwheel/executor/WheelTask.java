@@ -72,11 +72,20 @@ abstract class WheelTask extends TimerNode implements Runnable {
     }
 
     /**
-     * Where the task goes when it is linked: its armed deadline if it is a re-armable one, else
-     * the deadline it was made with.
+     * Where the task goes when it is linked: the position of its armed deadline if it is a
+     * re-armable one, else the deadline it was made with.
      */
     final long linkDeadline() {
         long armed = armedDeadline();
-        return armed >= 0L ? armed : deadline();
+        return armed >= 0L ? positionOf(armed) : deadline();
+    }
+
+    /**
+     * Where a re-armable task armed for {@code armedDeadline} goes in its wheel: that deadline,
+     * or for one made with a tolerance, that deadline rounded up to the tolerance's grain
+     * ({@link ArmedDeadline} [4]). Never before {@code armedDeadline}.
+     */
+    long positionOf(long armedDeadline) {
+        return armedDeadline;
     }
 }

@@ -125,10 +125,34 @@ public final class WheelTimer implements Timer, AutoCloseable {
      * @throws RejectedExecutionException past {@link Builder#maxPendingTimeouts}
      */
     public RearmableTimeout newRearmableTimeout(TimerTask task, long timeout, TimeUnit unit) {
+        return newRearmableTimeout(task, timeout, 0L, unit);
+    }
+
+    /**
+     * As {@link #newRearmableTimeout(TimerTask, long, TimeUnit)}, with a tolerance of its own:
+     * how much later than its deadline the timeout may fire, on top of the timer's
+     * {@link Builder#tolerance(long, TimeUnit) tolerance}. It is placed in the wheel at its
+     * deadline rounded up to the largest power of two of nanoseconds not above
+     * {@code tolerance}, so that timeouts whose deadlines fall within one such grain share a
+     * wake-up; it never fires before its deadline, and the rounding makes it at most
+     * {@code tolerance} late. See {@link WheelScheduledExecutor#scheduleRearmable(Runnable, long,
+     * long, TimeUnit)}.
+     *
+     * @param task the task to run when the timeout passes
+     * @param timeout the time without a touch after which it runs; negative means 0
+     * @param tolerance how late it may fire, in {@code unit}; not negative
+     * @param unit the unit of {@code timeout} and {@code tolerance}
+     * @return the handle, a Netty {@link Timeout} too
+     * @throws NullPointerException if {@code task} or {@code unit} is null
+     * @throws IllegalArgumentException if {@code tolerance} is negative
+     * @throws IllegalStateException if the timer was stopped
+     * @throws RejectedExecutionException past {@link Builder#maxPendingTimeouts}
+     */
+    public RearmableTimeout newRearmableTimeout(TimerTask task, long timeout, long tolerance, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        return start(new RearmableWheelTimeout(this, task, timeoutNanos));
+        return start(new RearmableWheelTimeout(this, task, timeoutNanos, ArmedDeadline.toleranceNanos(tolerance, unit)));
     }
 
     /**

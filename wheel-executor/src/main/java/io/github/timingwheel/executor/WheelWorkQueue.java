@@ -262,11 +262,15 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     private static boolean moveEarlier(TimingWheel<WheelTask> wheel, WheelTask task) {
         long armed = task.armedDeadline();
-        if (armed < 0L || armed >= task.deadline()) {
+        if (armed < 0L) {
+            return false;
+        }
+        long position = task.positionOf(armed); // within the same grain: no move (ArmedDeadline [4])
+        if (position >= task.deadline()) {
             return false;
         }
         wheel.cancel(task);
-        wheel.schedule(task, armed, task.sequence());
+        wheel.schedule(task, position, task.sequence());
         return true;
     }
 

@@ -40,6 +40,9 @@ class RearmableTest {
     private interface Subject extends AutoCloseable {
         Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit);
 
+        /** A handle with a tolerance of its own. */
+        Rearmable arm(Runnable action, long timeout, long tolerance, java.util.concurrent.TimeUnit unit);
+
         boolean cancel(Rearmable handle);
 
         /** A plain one-shot task. */
@@ -82,6 +85,13 @@ class RearmableTest {
                 public Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit) {
                     return group != null ? group.scheduleRearmable(action, timeout, unit)
                             : executor.scheduleRearmable(action, timeout, unit);
+                }
+
+                @Override
+                public Rearmable arm(Runnable action, long timeout, long tolerance,
+                        java.util.concurrent.TimeUnit unit) {
+                    return group != null ? group.scheduleRearmable(action, timeout, tolerance, unit)
+                            : executor.scheduleRearmable(action, timeout, tolerance, unit);
                 }
 
                 @Override
@@ -134,6 +144,13 @@ class RearmableTest {
             public Rearmable arm(Runnable action, long timeout, java.util.concurrent.TimeUnit unit) {
                 return group != null ? group.newRearmableTimeout(t -> action.run(), timeout, unit)
                         : timer.newRearmableTimeout(t -> action.run(), timeout, unit);
+            }
+
+            @Override
+            public Rearmable arm(Runnable action, long timeout, long tolerance,
+                    java.util.concurrent.TimeUnit unit) {
+                return group != null ? group.newRearmableTimeout(t -> action.run(), timeout, tolerance, unit)
+                        : timer.newRearmableTimeout(t -> action.run(), timeout, tolerance, unit);
             }
 
             @Override
@@ -327,6 +344,126 @@ class RearmableTest {
             assertThat(touched.touch()).isFalse();
             subject.workers().advance(1, SECONDS);
             assertThat(fired).hasValue(0);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // A tolerance of the handle's own (ArmedDeadline [4]). The wheel's time is 0 when the
+    // scheduler is built, and a tolerance of 5 ms has a grain of 2^22 ns = 4.194304 ms (the
+    // largest power of two not above it).
+
+    private static final long GRAIN_5MS = 1L << 22;
+
+    /**
+     * Two handles with a 5 ms tolerance, due at 5 ms and 8 ms, share the position 8.388608 ms
+     * (two grains) and fire together there, in the order they were made; a handle without one,
+     * due at 5 ms, fires at 5 ms. Mutants: positionOf returning the deadline (no rounding) fires
+     * the 5 ms handle at 5 ms; rounding down (deadline & -grain) fires it at 4.194304 ms,
+     * before its deadline.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void tolerance_handlesInOneGrainShareAWakeUp_neverEarly(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        List<String> fired = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (Subject subject = subject(kind, clock)) {
+            subject.arm(() -> fired.add("5 ms, tolerant"), 5, 5, MILLISECONDS);
+            subject.arm(() -> fired.add("8 ms, tolerant"), 8, 5, MILLISECONDS);
+            subject.arm(() -> fired.add("5 ms, exact"), 5, MILLISECONDS);
+            subject.workers().advance(GRAIN_5MS, java.util.concurrent.TimeUnit.NANOSECONDS);
+            assertThat(fired).as("at 4.194304 ms: none is due").isEmpty();
+            subject.workers().advance(5_000_000L - GRAIN_5MS, java.util.concurrent.TimeUnit.NANOSECONDS);
+            assertThat(fired).as("at 5 ms").containsExactly("5 ms, exact");
+            subject.workers().advance(2 * GRAIN_5MS - 1 - 5_000_000L, java.util.concurrent.TimeUnit.NANOSECONDS);
+            assertThat(fired).as("at 8.388607 ms").containsExactly("5 ms, exact");
+            subject.workers().advance(1, java.util.concurrent.TimeUnit.NANOSECONDS);
+            assertThat(fired).as("at 8.388608 ms").containsExactly("5 ms, exact", "5 ms, tolerant", "8 ms, tolerant");
+        }
+    }
+
+    /**
+     * A touched handle with a tolerance is re-linked at its new deadline's grain, and a shorter
+     * timeout moves it to the grain of the earlier deadline: 10 ms (position 12.582912 ms),
+     * touched at 5 ms (deadline 15 ms), is re-linked by the harvest at 13 ms for position
+     * 16.777216 ms and fires there; another,
+     * rearmed at 1 ms to 2 ms (deadline 3 ms), fires at 4.194304 ms. Mutants: the harvest's
+     * re-link at the armed deadline (WheelShards.harvest without positionOf) fires the first
+     * at 15 ms; a move earlier to the armed deadline (WheelWorkQueue.moveEarlier without
+     * positionOf) fires the second at 3 ms.
+     */
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void tolerance_keepsTheGrainThroughTouchesAndMovesEarlier(String kind, long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        AtomicInteger touched = new AtomicInteger();
+        AtomicInteger moved = new AtomicInteger();
+        java.util.concurrent.TimeUnit nanos = java.util.concurrent.TimeUnit.NANOSECONDS;
+        try (Subject subject = subject(kind, clock)) {
+            Rearmable idle = subject.arm(touched::incrementAndGet, 10, 5, MILLISECONDS);
+            Rearmable shortened = subject.arm(moved::incrementAndGet, 10, 5, MILLISECONDS);
+            subject.workers().advance(1, MILLISECONDS);
+            assertThat(shortened.rearm(2, MILLISECONDS)).isTrue();
+            subject.workers().advance(GRAIN_5MS - 1 - 1_000_000L, nanos);
+            assertThat(moved).as("at 4.194303 ms").hasValue(0);
+            subject.workers().advance(1, nanos);
+            assertThat(moved).as("at 4.194304 ms").hasValue(1);
+            subject.workers().advance(5_000_000L - GRAIN_5MS, nanos);
+            assertThat(idle.touch()).isTrue();
+            assertThat(idle.remaining(MILLISECONDS)).as("the exact deadline").isEqualTo(10);
+            subject.workers().advance(8, MILLISECONDS); // 13 ms: past the old position, not the deadline
+            assertThat(touched).as("at 13 ms").hasValue(0);
+            assertThat(subject.metrics().rearms()).isEqualTo(1);
+            subject.workers().advance(4 * GRAIN_5MS - 1 - 13_000_000L, nanos);
+            assertThat(touched).as("at 16.777215 ms").hasValue(0);
+            subject.workers().advance(1, nanos);
+            assertThat(touched).as("at 16.777216 ms").hasValue(1);
+        }
+    }
+
+    /**
+     * 300 handles, random timeouts up to 50 ms and tolerances up to 10 ms, fixed seed, the
+     * clock stepped 100 us at a time: each fires once, never before its deadline and at most
+     * its tolerance after it (plus the step). Mutant: a grain of twice the largest power of
+     * two not above the tolerance (ArmedDeadline.grainOf) fires some more than their
+     * tolerance late.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"executor", "timer"})
+    void tolerance_neverEarly_atMostItsToleranceLate(String kind) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(0L);
+        java.util.Random random = new java.util.Random(20261124L);
+        int handles = 300;
+        long step = 100_000L;
+        long[] deadline = new long[handles];
+        long[] tolerance = new long[handles];
+        long[] firedAt = new long[handles];
+        java.util.Arrays.fill(firedAt, -1L);
+        try (Subject subject = subject(kind, clock)) {
+            for (int i = 0; i < handles; i++) {
+                int id = i;
+                deadline[i] = random.nextInt(50_000_000);
+                tolerance[i] = random.nextInt(10_000_000);
+                subject.arm(() -> firedAt[id] = clock.nanoTime(), deadline[i], tolerance[i],
+                        java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+            for (long t = 0; t <= 61_000_000L; t += step) {
+                subject.workers().advance(step, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+            for (int i = 0; i < handles; i++) {
+                assertThat(firedAt[i]).as("handle %d fired", i).isNotNegative();
+                assertThat(firedAt[i] - deadline[i]).as("handle %d: lateness, tolerance %d ns", i, tolerance[i])
+                        .isBetween(0L, tolerance[i] + step);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, origin {1}")
+    @MethodSource("subjects")
+    void tolerance_negative_isRefused(String kind, long origin) {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        try (Subject subject = subject(kind, clock)) {
+            assertThatThrownBy(() -> subject.arm(() -> { }, 1, -1, MILLISECONDS))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tolerance");
         }
     }
 

@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
  * What a tolerance buys: one thread arms {@code rate} timers per second for {@code seconds},
  * each due after a delay drawn uniformly from [10, 20) ms, none cancelled (paced as
  * {@link Lateness} is). Our executor and our timer run it with a tolerance of 0 and of 1 ms (the
- * timer also with its default, {@value WheelTimer.Builder#DEFAULT_TOLERANCE_MILLIS} ms): how
+ * timer also with its default, {@value WheelTimer.Builder#DEFAULT_TOLERANCE_MILLIS} ms), and with
+ * a tolerance of 0 but each timer a re-armable one made with a tolerance of its own of 1 ms: how
  * often the waiting worker woke up ({@link SchedulerMetrics#wakeUps()}, per second of the run,
  * from the first arm to the last firing), and how late the timers started. The JDK's executor
  * and Netty's timers keep no such count and have no tolerance; for every subject, ours
@@ -51,7 +52,8 @@ final class Wakeups implements Scenario {
     @Override
     public String description() {
         return String.format("%,d timers/s for %d s from one thread, delays 10 to 20 ms, none cancelled; ours with"
-                + " a tolerance of 0 and 1 ms (the timer's default is %d ms): wake-ups of the waiting worker and"
+                + " a tolerance of 0 and 1 ms (the timer's default is %d ms), and with each timer's own 1 ms tolerance:"
+                + " wake-ups of the waiting worker and"
                 + " voluntary context switches of the scheduler threads per second, lateness (µs)", rate, seconds,
                 WheelTimer.Builder.DEFAULT_TOLERANCE_MILLIS);
     }
@@ -61,21 +63,38 @@ final class Wakeups implements Scenario {
         return List.of(WAKE_UPS, SWITCHES, RAN, P50, P99, EARLY);
     }
 
+    /**
+     * One row of a subject: the builder's tolerance in ms (-1: the subject has none) and, for
+     * ours, a tolerance of each timer's own in ms (re-armable timeouts made with it, never
+     * touched; -1: plain timers).
+     */
+    private record Variant(long toleranceMillis, long ownToleranceMillis) {
+        String row(String subject) {
+            if (toleranceMillis < 0) {
+                return subject;
+            }
+            if (ownToleranceMillis >= 0) {
+                return subject + " tol 0, each " + ownToleranceMillis + "ms";
+            }
+            return subject + " tol " + (toleranceMillis == 0 ? "0" : toleranceMillis + "ms")
+                    + (subject.equals("wheel-timer") && toleranceMillis == WheelTimer.Builder.DEFAULT_TOLERANCE_MILLIS
+                            ? " (default)" : "");
+        }
+    }
+
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
-        List<Long> tolerances = switch (subject) {
-            case "wheel-executor" -> List.of(0L, 1L);
-            case "wheel-timer" -> List.of(0L, 1L, WheelTimer.Builder.DEFAULT_TOLERANCE_MILLIS);
-            case "jdk-stpe", "netty-hwt-1ms", "netty-hwt-100ms" -> List.of(-1L); // none to set
+        List<Variant> variants = switch (subject) {
+            case "wheel-executor" -> List.of(new Variant(0, -1), new Variant(1, -1), new Variant(0, 1));
+            case "wheel-timer" -> List.of(new Variant(0, -1), new Variant(1, -1),
+                    new Variant(WheelTimer.Builder.DEFAULT_TOLERANCE_MILLIS, -1), new Variant(0, 1));
+            case "jdk-stpe", "netty-hwt-1ms", "netty-hwt-100ms" -> List.of(new Variant(-1, -1)); // none to set
             default -> List.of();
         };
-        for (long tolerance : tolerances) {
+        for (Variant variant : variants) {
             SchedulerThreads threads = new SchedulerThreads("wake");
-            String row = tolerance < 0 ? subject : subject + " tol " + (tolerance == 0 ? "0" : tolerance + "ms")
-                    + (subject.equals("wheel-timer") && tolerance == WheelTimer.Builder.DEFAULT_TOLERANCE_MILLIS
-                            ? " (default)" : "");
-            try (Armed timers = create(subject, tolerance, threads)) {
-                measure(timers, threads, row, warmUp, results);
+            try (Armed timers = create(subject, variant, threads)) {
+                measure(timers, threads, variant.row(subject), warmUp, results);
             }
         }
     }
@@ -129,21 +148,28 @@ final class Wakeups implements Scenario {
         void close();
     }
 
-    private static Armed create(String subject, long toleranceMillis, SchedulerThreads threads) {
+    private static Armed create(String subject, Variant variant, SchedulerThreads threads) {
+        long own = variant.ownToleranceMillis();
         return switch (subject) {
             case "wheel-executor" -> {
                 // two workers, as the runner's wheel-executor subject has
                 WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(2)
-                        .tolerance(toleranceMillis, TimeUnit.MILLISECONDS).threadFactory(threads).build();
+                        .tolerance(variant.toleranceMillis(), TimeUnit.MILLISECONDS).threadFactory(threads).build();
                 executor.prestartAllCoreThreads();
-                yield ours((task, delay) -> executor.schedule(task, delay, TimeUnit.NANOSECONDS), executor::metrics,
-                        executor::shutdownNow);
+                Arm arm = own < 0
+                        ? (task, delay) -> executor.schedule(task, delay, TimeUnit.NANOSECONDS)
+                        : (task, delay) -> executor.scheduleRearmable(task, delay, TimeUnit.MILLISECONDS.toNanos(own),
+                                TimeUnit.NANOSECONDS);
+                yield ours(arm, executor::metrics, executor::shutdownNow);
             }
             case "wheel-timer" -> {
-                WheelTimer timer = WheelTimer.builder().tolerance(toleranceMillis, TimeUnit.MILLISECONDS)
+                WheelTimer timer = WheelTimer.builder().tolerance(variant.toleranceMillis(), TimeUnit.MILLISECONDS)
                         .threadFactory(threads).build();
-                yield ours((task, delay) -> timer.newTimeout(task, delay, TimeUnit.NANOSECONDS), timer::metrics,
-                        timer::stop);
+                Arm arm = own < 0
+                        ? (task, delay) -> timer.newTimeout(task, delay, TimeUnit.NANOSECONDS)
+                        : (task, delay) -> timer.newRearmableTimeout(task, delay, TimeUnit.MILLISECONDS.toNanos(own),
+                                TimeUnit.NANOSECONDS);
+                yield ours(arm, timer::metrics, timer::stop);
             }
             default -> {
                 TimerSubject timers = TimerSubject.create(subject, threads);
