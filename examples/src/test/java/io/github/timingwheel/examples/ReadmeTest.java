@@ -141,6 +141,10 @@ class ReadmeTest {
         RearmableFuture<Void> idle = timers.scheduleRearmable(this::closeIdle, 30, TimeUnit.SECONDS);
         idle.touch();                                    // on every read; false once it fired or was cancelled
         // WheelTimer.newRearmableTimeout(task, 30, SECONDS) returns a RearmableTimeout, a Netty Timeout
+        // a tolerance of its own (here 50 ms): nearby idle timeouts share a wake-up; never early
+        RearmableFuture<Void> relaxed = timers.scheduleRearmable(this::closeIdle, 30_000, 50, TimeUnit.MILLISECONDS);
+        assertThat(relaxed.getDelay(TimeUnit.SECONDS)).isBetween(29L, 30L);
+        assertThat(relaxed.cancel(false)).isTrue();
         return idle;
     }
 
