@@ -1,7 +1,6 @@
 package io.github.timingwheel.executor;
 
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The state of a re-armable task in one word, a {@code volatile long} field of the task itself:
@@ -48,18 +47,6 @@ final class ArmedDeadline {
     static final long CANCELLED = -2L;
 
     private ArmedDeadline() {
-    }
-
-    /**
-     * A per-task tolerance argument in nanoseconds (saturating).
-     *
-     * @throws IllegalArgumentException if {@code tolerance} is negative
-     */
-    static long toleranceNanos(long tolerance, TimeUnit unit) {
-        if (tolerance < 0L) {
-            throw new IllegalArgumentException("tolerance must not be negative: " + tolerance);
-        }
-        return unit.toNanos(tolerance);
     }
 
     /**

@@ -162,7 +162,7 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
         GroupedRearmableTask task = new GroupedRearmableTask(executor, this, command,
-                Math.max(0L, unit.toNanos(timeout)), ArmedDeadline.toleranceNanos(tolerance, unit));
+                Math.max(0L, unit.toNanos(timeout)), WheelWorkQueue.toleranceNanos(tolerance, unit));
         submit(task, task, task);
         return task;
     }

@@ -125,7 +125,7 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
         GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos,
-                ArmedDeadline.toleranceNanos(tolerance, unit));
+                WheelWorkQueue.toleranceNanos(tolerance, unit));
         try {
             members.admit(handle);
         } catch (RejectedExecutionException stopped) {

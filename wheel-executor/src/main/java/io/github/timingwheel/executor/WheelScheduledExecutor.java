@@ -349,7 +349,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
         RearmableTask task = new RearmableTask(this, command, Math.max(0L, unit.toNanos(timeout)),
-                ArmedDeadline.toleranceNanos(tolerance, unit));
+                WheelWorkQueue.toleranceNanos(tolerance, unit));
         delayedExecute(task, task);
         return task;
     }
@@ -1024,10 +1024,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          */
         public Builder tolerance(long tolerance, TimeUnit unit) {
             Objects.requireNonNull(unit, "unit");
-            if (tolerance < 0L) {
-                throw new IllegalArgumentException("tolerance must not be negative: " + tolerance);
-            }
-            this.toleranceNanos = unit.toNanos(tolerance);
+            this.toleranceNanos = WheelWorkQueue.toleranceNanos(tolerance, unit);
             return this;
         }
 

@@ -152,7 +152,7 @@ public final class WheelTimer implements Timer, AutoCloseable {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        return start(new RearmableWheelTimeout(this, task, timeoutNanos, ArmedDeadline.toleranceNanos(tolerance, unit)));
+        return start(new RearmableWheelTimeout(this, task, timeoutNanos, WheelWorkQueue.toleranceNanos(tolerance, unit)));
     }
 
     /**

@@ -168,6 +168,18 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         this.shards = new WheelShards(shardCount, shape, clock.nanoTime());
     }
 
+    /**
+     * A tolerance argument ([8]), of a builder or of one task, in nanoseconds (saturating).
+     *
+     * @throws IllegalArgumentException if {@code tolerance} is negative
+     */
+    static long toleranceNanos(long tolerance, TimeUnit unit) {
+        if (tolerance < 0L) {
+            throw new IllegalArgumentException("tolerance must not be negative: " + tolerance);
+        }
+        return unit.toNanos(tolerance);
+    }
+
     /** The number of shards a queue has by default: twice the processors, as a power of two. */
     static int defaultShardCount() {
         int wanted = Math.min(WheelShard.MAX_SHARDS, 2 * Runtime.getRuntime().availableProcessors());
