@@ -71,10 +71,7 @@ final class DueHeap {
     void add(TimerNode node) {
         if (batching) {
             if (batchSize == batch.length) {
-                int capacity = batchSize + (batchSize >>> 1);
-                batch = Arrays.copyOf(batch, capacity);
-                batchDeadlines = Arrays.copyOf(batchDeadlines, capacity);
-                batchSequences = Arrays.copyOf(batchSequences, capacity);
+                growBatch(batchSize + (batchSize >>> 1));
             }
             batch[batchSize] = node;
             batchDeadlines[batchSize] = node.deadline;
@@ -84,6 +81,25 @@ final class DueHeap {
             return;
         }
         addToHeap(node);
+    }
+
+    /**
+     * Makes room in the batch for {@code more} nodes about to be added, so that a large bucket
+     * handed over at once grows the batch's arrays once, not by half again a dozen times.
+     * Call only between {@link #beginBatch} and {@link #endBatch}; {@code more} may be an upper
+     * bound.
+     */
+    void reserve(long more) {
+        long wanted = batchSize + more;
+        if (wanted > batch.length) {
+            growBatch((int) Math.min(wanted, Integer.MAX_VALUE - 8));
+        }
+    }
+
+    private void growBatch(int capacity) {
+        batch = Arrays.copyOf(batch, capacity);
+        batchDeadlines = Arrays.copyOf(batchDeadlines, capacity);
+        batchSequences = Arrays.copyOf(batchSequences, capacity);
     }
 
     /** Collects the nodes added until {@link #endBatch} (a bucket the wheel hands over). */

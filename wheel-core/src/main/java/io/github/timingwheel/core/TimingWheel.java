@@ -136,6 +136,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
 
     private final long originNanos;
     private final long tickNanos;
+    /** Divides by tickNanos with a multiply: a cascade divides once per node it moves. */
+    private final TickDivisor ticks;
     private final int slotBits;
     /** {@code 2 * slotsPerLevel - 1}: a level's ring holds two laps ([2]). */
     private final int ringMask;
@@ -179,6 +181,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         Objects.requireNonNull(shape, "shape");
         this.originNanos = originNanos;
         this.tickNanos = shape.tickNanos();
+        this.ticks = new TickDivisor(tickNanos);
         this.slotBits = shape.slotBits();
         int ringSize = 2 * shape.slotsPerLevel();
         this.ringMask = ringSize - 1;
@@ -271,7 +274,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         }
         node.deadline = Math.max(0L, deadline);
         node.sequence = sequence;
-        place(node, node.deadline / tickNanos);
+        place(node, ticks.divide(node.deadline));
         size++;
     }
 
@@ -307,7 +310,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     public T poll(long nanoTime) {
         T head = peekDue(nanoTime);
         if (head != null) {
-            due.poll();
+            due.remove(head);
             size--;
         }
         return head;
@@ -324,9 +327,68 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     @SuppressWarnings("unchecked") // only T instances are ever scheduled
     public T peekDue(long nanoTime) {
         long now = wheelTime(nanoTime);
-        advanceTo(now / tickNanos);
-        TimerNode head = due.peek();
+        TimerNode head = dueHead(now);
         return head == null || head.deadline > now ? null : (T) head;
+    }
+
+    /**
+     * Removes the due nodes, in order, into {@code into} from index {@code from}, at most
+     * {@code max} of them: what that many {@link #poll(long)} calls would return, in one call.
+     *
+     * @return how many nodes it removed, fewer than {@code max} only if no more are due
+     * @throws NullPointerException if {@code into} is null
+     * @throws IndexOutOfBoundsException if {@code from} and {@code max} do not fit {@code into}
+     */
+    public int pollDue(long nanoTime, T[] into, int from, int max) {
+        Objects.checkFromIndexSize(from, max, into.length);
+        return drainDue(wheelTime(nanoTime), null, into, from, max);
+    }
+
+    /**
+     * As {@link #pollDue(long, TimerNode[], int, int)}, but only while each node comes before
+     * {@code bound} by (deadline, sequence): a driver that merges several wheels drains the
+     * wheel whose head comes first up to the head of the runner-up, so that the merge costs a
+     * comparison per node, and a wheel that alone has due nodes is drained in one call.
+     *
+     * @param bound a node of another wheel (its deadline and sequence are read, nothing else)
+     * @return how many nodes it removed
+     * @throws NullPointerException if {@code bound} or {@code into} is null
+     * @throws IndexOutOfBoundsException if {@code from} and {@code max} do not fit {@code into}
+     */
+    public int pollDueBefore(long nanoTime, TimerNode bound, T[] into, int from, int max) {
+        Objects.requireNonNull(bound, "bound");
+        Objects.checkFromIndexSize(from, max, into.length);
+        return drainDue(wheelTime(nanoTime), bound, into, from, max);
+    }
+
+    private int drainDue(long now, TimerNode bound, T[] into, int from, int max) {
+        int count = 0;
+        while (count < max) {
+            TimerNode head = dueHead(now);
+            if (head == null || head.deadline > now || (bound != null && !DueHeap.precedes(head, bound))) {
+                break;
+            }
+            due.remove(head);
+            size--;
+            @SuppressWarnings("unchecked")
+            T typed = (T) head;
+            into[from + count++] = typed;
+        }
+        return count;
+    }
+
+    /**
+     * The due heap's head, after advancing towards wheel time {@code now} if the heap is
+     * empty: advancing stops as soon as the heap holds a node ([9]), so with a node there it
+     * would do nothing, and the tick's division is skipped.
+     */
+    private TimerNode dueHead(long now) {
+        TimerNode head = due.peek();
+        if (head == null) {
+            advanceTo(ticks.divide(now));
+            head = due.peek();
+        }
+        return head;
     }
 
     /**
@@ -527,7 +589,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
                 int slot = (int) (tick >>> (level * slotBits)) & ringMask;
                 if (occupied[level].get(slot)) {
                     occupied[level].clear(slot);
-                    replaceAll(buckets[level][slot]);
+                    Bucket bucket = buckets[level][slot];
+                    if (level == 0) {
+                        due.reserve(bucket.count); // all of it comes due now: no regrowth
+                    }
+                    replaceAll(bucket);
                 }
             }
         } finally {
@@ -575,7 +641,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (bucket.isEmpty()) {
                 markEmpty(bucket);
             }
-            place(node, node.deadline / tickNanos);
+            place(node, ticks.divide(node.deadline));
             movedNodes++;
         }
     }
@@ -587,7 +653,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             TimerNode following = node.next;
             node.prev = null;
             node.next = null;
-            place(node, node.deadline / tickNanos);
+            place(node, ticks.divide(node.deadline));
             movedNodes++;
             node = following;
         }

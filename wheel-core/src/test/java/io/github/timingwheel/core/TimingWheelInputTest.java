@@ -32,6 +32,24 @@ class TimingWheelInputTest {
         assertThatThrownBy(() -> wheel.cancel(null)).isInstanceOf(NullPointerException.class).hasMessage("node");
         assertThatThrownBy(() -> wheel.forEach(null)).isInstanceOf(NullPointerException.class).hasMessage("action");
         assertThatThrownBy(() -> wheel.drain(null)).isInstanceOf(NullPointerException.class).hasMessage("sink");
+        TestNode[] into = new TestNode[4];
+        assertThatThrownBy(() -> wheel.pollDue(0L, null, 0, 0)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> wheel.pollDueBefore(0L, null, into, 0, 0)).isInstanceOf(NullPointerException.class)
+                .hasMessage("bound");
+    }
+
+    @Test
+    void pollDue_rangeOutsideTheArray_throwsIndexOutOfBoundsAndTakesNothing() {
+        TimingWheel<TestNode> wheel = new TimingWheel<>(0L);
+        TestNode due = new TestNode(1);
+        wheel.schedule(due, 0L);
+        TestNode[] into = new TestNode[4];
+        assertThatThrownBy(() -> wheel.pollDue(0L, into, -1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> wheel.pollDue(0L, into, 3, 2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> wheel.pollDue(0L, into, 0, -1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(wheel.size()).isEqualTo(1);
+        assertThat(wheel.pollDue(0L, into, 3, 1)).isEqualTo(1);
+        assertThat(into[3]).isSameAs(due);
         assertThat(wheel.isEmpty()).isTrue();
     }
 

@@ -264,18 +264,7 @@ class TimingWheelModelTest {
             now = target;
             check(wheel.wheelTime(clock.nanoTime()) == now, () -> "wheel time disagrees with the model");
             // Polled until it returned null: only then has the wheel caught up with the clock.
-            boolean caughtUp = false;
-            for (int polls = 0; polls < maxPolls; polls++) {
-                TestNode fired = wheel.poll(clock.nanoTime());
-                if (fired == null) {
-                    caughtUp = true;
-                    break;
-                }
-                TestNode expected = model.pollFirst();
-                check(fired == expected, () -> "fired " + fired + ", expected " + expected);
-                check(fired.deadline() <= now, () -> "fired early: " + fired);
-                this.fired++;
-            }
+            boolean caughtUp = random.nextBoolean() ? pollEach(maxPolls) : pollInChunks(maxPolls);
             partialPolls += lagsTheClock() ? 1 : 0;
             check(!caughtUp || !lagsTheClock(), () -> "not fired: " + model.first());
             check(wheel.size() == model.size(), () -> "size " + wheel.size() + ", expected " + model.size());
@@ -291,6 +280,44 @@ class TimingWheelModelTest {
             long untilNext = wheel.nanosUntilNextEvent(clock.nanoTime());
             check(untilNext == (earliest == null ? Long.MAX_VALUE : Math.max(0L, next - now)),
                     () -> "nanosUntilNextEvent " + untilNext);
+        }
+
+        /** Polls one at a time; true if a poll found nothing due (the wheel caught up). */
+        private boolean pollEach(int maxPolls) {
+            for (int polls = 0; polls < maxPolls; polls++) {
+                TestNode fired = wheel.poll(clock.nanoTime());
+                if (fired == null) {
+                    return true;
+                }
+                checkFired(fired);
+            }
+            return false;
+        }
+
+        /** Polls with pollDue, up to a random number at a time; true if the wheel caught up. */
+        private boolean pollInChunks(int maxPolls) {
+            TestNode[] into = new TestNode[1 + random.nextInt(16)];
+            int from = random.nextInt(into.length); // pollDue fills from an offset
+            for (int polls = 0; polls < maxPolls; ) {
+                int wanted = Math.min(into.length - from, maxPolls - polls);
+                int got = wheel.pollDue(clock.nanoTime(), into, from, wanted);
+                for (int i = from; i < from + got; i++) {
+                    checkFired(into[i]);
+                    into[i] = null;
+                }
+                if (got < wanted) {
+                    return true;
+                }
+                polls += got;
+            }
+            return false;
+        }
+
+        private void checkFired(TestNode fired) {
+            TestNode expected = model.pollFirst();
+            check(fired == expected, () -> "fired " + fired + ", expected " + expected);
+            check(fired.deadline() <= now, () -> "fired early: " + fired);
+            this.fired++;
         }
 
         /** nextEventTime is never later than the earliest deadline, and MAX_VALUE only when empty. */

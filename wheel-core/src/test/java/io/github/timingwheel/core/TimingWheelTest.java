@@ -15,6 +15,7 @@ import io.github.timingwheel.core.WheelFixtures.EveryShapeAndOrigin;
 import io.github.timingwheel.core.WheelFixtures.Harness;
 import io.github.timingwheel.core.WheelFixtures.TestNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -114,6 +115,35 @@ class TimingWheelTest {
         h.advanceTo(deadline);
         expected.add(h.schedule(0)); // due at once, after all the others
         assertThat(h.pollAll()).containsExactlyElementsOf(expected);
+    }
+
+    @EveryShapeAndOrigin
+    void pollDueBefore_takesTheDueNodesBeforeTheBoundInOrder(Harness h) {
+        long deadline = wheelSpanNanos(h.shape) / 2;
+        List<TestNode> early = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            early.add(h.scheduleAt(deadline - 1));
+        }
+        List<TestNode> onTime = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            onTime.add(h.scheduleAt(deadline));
+        }
+        TestNode notDue = h.scheduleAt(deadline + 1);
+        // A node of another wheel at (deadline, sequence of onTime[2]), as a merging driver has.
+        TestNode bound = new TestNode(-1);
+        new TimingWheel<TestNode>(h.shape, 0L).schedule(bound, deadline, onTime.get(2).sequence());
+        h.advanceTo(deadline);
+        TestNode[] into = new TestNode[16];
+
+        assertThat(h.wheel.pollDueBefore(h.clock.nanoTime(), bound, into, 1, 3)).isEqualTo(3); // max
+        assertThat(into).startsWith(null, early.get(0), early.get(1), early.get(2), null);
+        assertThat(h.wheel.pollDueBefore(h.clock.nanoTime(), bound, into, 0, 16)).isEqualTo(4); // bound
+        assertThat(Arrays.copyOf(into, 4)).containsExactly(early.get(3), early.get(4), onTime.get(0), onTime.get(1));
+        assertThat(h.wheel.pollDue(h.clock.nanoTime(), into, 0, 16)).isEqualTo(3); // not early
+        assertThat(Arrays.copyOf(into, 3)).containsExactlyElementsOf(onTime.subList(2, 5));
+        assertThat(h.wheel.size()).isEqualTo(1);
+        h.advanceTo(deadline + 1);
+        assertThat(h.pollAll()).containsExactly(notDue);
     }
 
     @EveryShapeAndOrigin

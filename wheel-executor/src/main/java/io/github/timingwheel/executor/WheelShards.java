@@ -26,9 +26,10 @@ final class WheelShards {
      *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
      *     on every park: the leader locks only the shards whose bound says something is due.
      * [3] Harvest. The leader locks the due shards in index order, drains a batch of each
-     *     inbox, and then repeatedly polls the shard whose due head has the smallest (deadline,
-     *     sequence), so that what it hands out is in one order across shards ([6]). Each
-     *     harvested shard then publishes its exact next event and is unlocked.
+     *     inbox, and then repeatedly drains the shard whose due head has the smallest
+     *     (deadline, sequence), up to the head of the runner-up, so that what it hands out is
+     *     in one order across shards ([6]) and a shard that alone has due tasks is drained in
+     *     one call. Each harvested shard then publishes its exact next event and is unlocked.
      * [4] Views (size, contains, remove, snapshots) lock every shard in index order; they are
      *     not on the hot path.
      * [5] Lazy re-arm. A re-armable task whose old place comes due but whose armed deadline
@@ -217,21 +218,31 @@ final class WheelShards {
                 heads[i] = harvesting[i].wheel().peekDue(nanoTime);
             }
             while (count < max) {
-                int first = firstHead(locked);
+                int first = firstHead(locked, -1);
                 if (first < 0) {
                     break;
                 }
+                int second = firstHead(locked, first);
                 WheelShard shard = harvesting[first];
-                WheelTask task = shard.wheel().poll(nanoTime);
-                long armed = task.armedDeadline();
-                if (armed > now) { // touched since it was linked ([5])
-                    if (harvester == null) {
-                        harvester = producers.get();
+                // Up to the runner-up's head, so that the merge costs a comparison per task,
+                // not a scan of every head per task ([3]).
+                int polled = second < 0
+                        ? shard.wheel().pollDue(nanoTime, into, count, max - count)
+                        : shard.wheel().pollDueBefore(nanoTime, heads[second], into, count, max - count);
+                int end = count + polled;
+                for (int i = count; i < end; i++) {
+                    WheelTask task = into[i];
+                    into[i] = null;
+                    long armed = task.armedDeadline();
+                    if (armed > now) { // touched since it was linked ([5]); not due again now
+                        if (harvester == null) {
+                            harvester = producers.get();
+                        }
+                        shard.relink(task, task.positionOf(armed), sequence(harvester.nextStamp(now), shard.index));
+                    } else {
+                        task.handedOut();
+                        into[count++] = task;
                     }
-                    shard.relink(task, task.positionOf(armed), sequence(harvester.nextStamp(now), shard.index));
-                } else {
-                    task.handedOut();
-                    into[count++] = task;
                 }
                 heads[first] = shard.wheel().peekDue(nanoTime);
             }
@@ -246,11 +257,17 @@ final class WheelShards {
         return count;
     }
 
-    /** The index among the first {@code locked} heads of the smallest, or -1 if none. */
-    private int firstHead(int locked) {
+    /**
+     * The index among the first {@code locked} heads of the smallest, leaving out index
+     * {@code except}; -1 if none.
+     */
+    private int firstHead(int locked, int except) {
         int first = -1;
         for (int i = 0; i < locked; i++) {
             WheelTask head = heads[i];
+            if (i == except) {
+                continue;
+            }
             if (head != null && (first < 0 || precedes(head, heads[first]))) {
                 first = i;
             }
