@@ -26,6 +26,32 @@ public final class LatencyDistribution {
         this.totalCount = Arrays.stream(counts).sum();
     }
 
+    /**
+     * A distribution of counts kept elsewhere in {@link LatencyHistogram}'s buckets: for a
+     * recorder that keeps them its own way (per thread, say) and reports them in this form.
+     *
+     * @param counts a count per bucket, {@link LatencyHistogram#BUCKETS} of them; copied
+     * @param maxNanos the largest value counted, 0 if none
+     * @throws NullPointerException if {@code counts} is null
+     * @throws IllegalArgumentException if {@code counts} has the wrong length or a negative
+     *     count, or {@code maxNanos} is negative
+     */
+    public static LatencyDistribution of(long[] counts, long maxNanos) {
+        if (counts.length != LatencyHistogram.BUCKETS) {
+            throw new IllegalArgumentException("counts must have " + LatencyHistogram.BUCKETS
+                    + " buckets: " + counts.length);
+        }
+        for (long count : counts) {
+            if (count < 0) {
+                throw new IllegalArgumentException("counts must not be negative: " + Arrays.toString(counts));
+            }
+        }
+        if (maxNanos < 0) {
+            throw new IllegalArgumentException("maxNanos must not be negative: " + maxNanos);
+        }
+        return new LatencyDistribution(counts.clone(), maxNanos);
+    }
+
     /** The number of values counted. */
     public long totalCount() {
         return totalCount;

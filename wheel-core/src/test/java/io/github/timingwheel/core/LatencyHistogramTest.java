@@ -185,4 +185,36 @@ class LatencyHistogramTest {
         }
         assertThat(snapshot.maxNanos()).isEqualTo(1_000L << (threads - 1));
     }
+
+    @Test
+    void distributionOf_countsKeptElsewhere_isTheSameAsASnapshotOfThem() {
+        LatencyHistogram histogram = new LatencyHistogram();
+        long[] counts = new long[LatencyHistogram.BUCKETS];
+        for (long value : new long[] {0L, 999L, 1_500L, 3_000_000L, 3_000_000L}) {
+            histogram.record(value);
+            counts[LatencyHistogram.bucketOf(value)]++;
+        }
+        LatencyDistribution kept = LatencyDistribution.of(counts, 3_000_000L);
+        counts[0] = 1_000; // copied: a later change does not show
+        LatencyDistribution snapshot = histogram.snapshot();
+        for (int bucket = 0; bucket < LatencyHistogram.BUCKETS; bucket++) {
+            assertThat(kept.count(bucket)).as("bucket %d", bucket).isEqualTo(snapshot.count(bucket));
+        }
+        assertThat(kept.totalCount()).isEqualTo(5);
+        assertThat(kept.maxNanos()).isEqualTo(snapshot.maxNanos());
+        assertThat(kept.count(0)).isEqualTo(2);
+    }
+
+    @Test
+    void distributionOf_badCounts_areRefusedNamingTheArgument() {
+        assertThatThrownBy(() -> LatencyDistribution.of(new long[3], 0L))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counts");
+        long[] negative = new long[LatencyHistogram.BUCKETS];
+        negative[4] = -1;
+        assertThatThrownBy(() -> LatencyDistribution.of(negative, 0L))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counts");
+        assertThatThrownBy(() -> LatencyDistribution.of(new long[LatencyHistogram.BUCKETS], -1L))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxNanos");
+        assertThatThrownBy(() -> LatencyDistribution.of(null, 0L)).isInstanceOf(NullPointerException.class);
+    }
 }

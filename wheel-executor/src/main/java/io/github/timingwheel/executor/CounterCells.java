@@ -88,6 +88,18 @@ final class CounterCells {
         VALUES.setRelease(cell, PAD + index, cell[PAD + index] + delta); // [1]
     }
 
+    /** Adds 1 to totals {@code first} and {@code second}, with one look-up of the cell. */
+    void increment(int first, int second) {
+        long[] cell = mine.get();
+        if (cell == null && (cell = register()) == null) {
+            shared[first].increment();
+            shared[second].increment();
+            return;
+        }
+        VALUES.setRelease(cell, PAD + first, cell[PAD + first] + 1); // [1]
+        VALUES.setRelease(cell, PAD + second, cell[PAD + second] + 1);
+    }
+
     /** The sum of total {@code index} over every cell. */
     long sum(int index) {
         Registry current = registry;

@@ -1,6 +1,8 @@
 package io.github.timingwheel.executor;
 
+import io.github.timingwheel.core.LatencyDistribution;
 import io.github.timingwheel.core.LatencyHistogram;
+import java.util.concurrent.atomic.LongAccumulator;
 
 /**
  * What the tasks of one executor (or timer) did so far: totals, the runs in progress and how
@@ -36,6 +38,11 @@ final class TaskCounters {
      *     and only they make pending. So ran + failed counts every run that ended, the same runs
      *     as the lateness histogram, and a task cancelled while its body ran counts a run and a
      *     cancel.
+     * [5] How late runs started is a LatencyHistogram's buckets kept as totals of the cells
+     *     (LATENESS onwards), so a run's start is one cell look-up and two release stores for
+     *     its count and its bucket, where a LongAdder per bucket cost an atomic
+     *     read-modify-write per run. The maximum stays a LongAccumulator, which writes only
+     *     when a value exceeds it.
      */
 
     /** Tasks accepted: one-shot, periodic (once, not per run) and timer timeouts. */
@@ -55,11 +62,13 @@ final class TaskCounters {
     /** Runs that started, and runs that ended ([3]). */
     private static final int RUNS_STARTED = 7;
     private static final int RUNS_ENDED = 8;
-    private static final int TOTALS = 9;
+    /** How late runs started: the first of LatencyHistogram.BUCKETS totals, one per bucket ([5]). */
+    private static final int LATENESS = 9;
+    private static final int TOTALS = LATENESS + LatencyHistogram.BUCKETS;
 
     private final CounterCells cells = new CounterCells(TOTALS);
-    /** How late each run started, in nanoseconds of the executor's time source. */
-    private final LatencyHistogram lateness = new LatencyHistogram();
+    /** The latest start of a run against its deadline, in nanoseconds; only raised ([5]). */
+    private final LongAccumulator latenessMax = new LongAccumulator(Math::max, 0L);
 
     void scheduled() {
         cells.add(SCHEDULED, 1);
@@ -90,9 +99,11 @@ final class TaskCounters {
         cells.add(REFUSED_RUNS, 1);
     }
 
+    /** Counts a run as started, and how late it started against its deadline ([5]). */
     void runStarted(long latenessNanos) {
-        cells.add(RUNS_STARTED, 1);
-        lateness.record(latenessNanos);
+        long late = Math.max(0L, latenessNanos);
+        cells.increment(RUNS_STARTED, LATENESS + LatencyHistogram.bucketOf(late));
+        latenessMax.accumulate(late);
     }
 
     /** Counts a run as ended ([3]), and as failed if its body threw ([4]). */
@@ -101,6 +112,15 @@ final class TaskCounters {
             cells.add(RUNS_FAILED, 1);
         }
         cells.add(RUNS_ENDED, 1);
+    }
+
+    /** How late runs started so far ([5]). */
+    private LatencyDistribution lateness() {
+        long[] counts = new long[LatencyHistogram.BUCKETS];
+        for (int bucket = 0; bucket < counts.length; bucket++) {
+            counts[bucket] = cells.sum(LATENESS + bucket);
+        }
+        return LatencyDistribution.of(counts, latenessMax.get());
     }
 
     /** The totals now ([1], [2], [3]). */
@@ -117,6 +137,6 @@ final class TaskCounters {
         long ended = completedNow + failedNow + cancelledNow + refusedRunsNow;
         return new SchedulerMetrics(name, workers, Math.max(0L, scheduledNow - ended), scheduledNow,
                 cancelledNow, runsEnded - runsFailed, runsFailed, refusedNow + refusedRunsNow,
-                Math.max(0L, runsStarted - runsEnded), rearms, wakeUps, lateness.snapshot());
+                Math.max(0L, runsStarted - runsEnded), rearms, wakeUps, lateness());
     }
 }
