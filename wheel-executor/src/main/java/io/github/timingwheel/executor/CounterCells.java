@@ -7,10 +7,12 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A fixed set of totals that any number of threads add to, each platform thread in a cell of its
+ * A fixed set of totals that any number of threads add to (and of maxima they raise), each
+ * platform thread in a cell of its
  * own: an add is a thread-local look-up, a plain read and a release store to memory no other
  * thread writes, with no atomic read-modify-write and no cache line shared with another writer.
  * A reader sums the cells.
@@ -45,6 +47,12 @@ final class CounterCells {
      *     line, and every add of one would pull it from the other's core (two producers paid
      *     up to twice the CPU per schedule+cancel pair in rounds after such a copy). Each cell
      *     keeps its totals PAD longs (a cache line) away from both of its ends.
+     * [5] Maxima. After the totals a cell may keep maxima (how late a run started, at the
+     *     latest): its thread raises its own with a plain read and, only when the value is
+     *     larger, a release store; a reader takes the largest over the cells, and a dead
+     *     thread's maximum is folded by max, not by sum. A LongAccumulator of Math::max costs a
+     *     CAS whenever the maximum rises, which in a burst is every run, since each starts later
+     *     than the one before.
      */
 
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
@@ -55,10 +63,14 @@ final class CounterCells {
     /** Cells kept before the first clean-up of dead threads' cells. */
     private static final int MIN_CLEAN_UP_AT = 64;
 
+    /** Totals, then maxima ([5]): indices from 'sums' on are maxima. */
     private final int totals;
+    private final int sums;
     private final ThreadLocal<long[]> mine = new ThreadLocal<>();
     /** Where virtual threads add. */
     private final LongAdder[] shared;
+    /** Where virtual threads raise the maxima ([5]). */
+    private final LongAccumulator[] sharedMaxima;
     /** See [2]. */
     private volatile Registry registry;
     /** The cell count at which the next registration cleans up; guarded by this. */
@@ -70,10 +82,23 @@ final class CounterCells {
 
     /** A set of {@code totals} totals, numbered from 0, each starting at 0. */
     CounterCells(int totals) {
-        this.totals = totals;
-        this.shared = new LongAdder[totals];
-        for (int i = 0; i < totals; i++) {
+        this(totals, 0);
+    }
+
+    /**
+     * A set of {@code sums} totals, numbered from 0, and then {@code maxima} maxima, numbered
+     * from {@code sums} ([5]); each starts at 0.
+     */
+    CounterCells(int sums, int maxima) {
+        this.sums = sums;
+        this.totals = sums + maxima;
+        this.shared = new LongAdder[sums];
+        for (int i = 0; i < sums; i++) {
             shared[i] = new LongAdder();
+        }
+        this.sharedMaxima = new LongAccumulator[maxima];
+        for (int i = 0; i < maxima; i++) {
+            sharedMaxima[i] = new LongAccumulator(Math::max, 0L);
         }
         this.registry = new Registry(new Thread[0], new long[0][], new long[totals]);
     }
@@ -88,16 +113,23 @@ final class CounterCells {
         VALUES.setRelease(cell, PAD + index, cell[PAD + index] + delta); // [1]
     }
 
-    /** Adds 1 to totals {@code first} and {@code second}, with one look-up of the cell. */
-    void increment(int first, int second) {
+    /**
+     * Adds 1 to totals {@code first} and {@code second} and raises maximum {@code maximum} to
+     * {@code value} if that is larger, with one look-up of the cell ([5]).
+     */
+    void countAndRaise(int first, int second, int maximum, long value) {
         long[] cell = mine.get();
         if (cell == null && (cell = register()) == null) {
             shared[first].increment();
             shared[second].increment();
+            sharedMaxima[maximum - sums].accumulate(value);
             return;
         }
         VALUES.setRelease(cell, PAD + first, cell[PAD + first] + 1); // [1]
         VALUES.setRelease(cell, PAD + second, cell[PAD + second] + 1);
+        if (value > cell[PAD + maximum]) {
+            VALUES.setRelease(cell, PAD + maximum, value);
+        }
     }
 
     /** The sum of total {@code index} over every cell. */
@@ -108,6 +140,16 @@ final class CounterCells {
             sum += (long) VALUES.getAcquire(cell, PAD + index);
         }
         return sum;
+    }
+
+    /** The largest value maximum {@code index} was raised to in any cell, 0 if none ([5]). */
+    long max(int index) {
+        Registry current = registry;
+        long max = Math.max(current.folded()[index], sharedMaxima[index - sums].get());
+        for (long[] cell : current.cells()) {
+            max = Math.max(max, (long) VALUES.getAcquire(cell, PAD + index));
+        }
+        return max;
     }
 
     /** The number of cells kept now; for tests of the clean-up. */
@@ -152,7 +194,8 @@ final class CounterCells {
                 cells.add(cell);
             } else {
                 for (int t = 0; t < totals; t++) {
-                    folded[t] += (long) VALUES.getAcquire(cell, PAD + t);
+                    long value = (long) VALUES.getAcquire(cell, PAD + t);
+                    folded[t] = t < sums ? folded[t] + value : Math.max(folded[t], value); // [5]
                 }
             }
         }

@@ -2,7 +2,6 @@ package io.github.timingwheel.executor;
 
 import io.github.timingwheel.core.LatencyDistribution;
 import io.github.timingwheel.core.LatencyHistogram;
-import java.util.concurrent.atomic.LongAccumulator;
 
 /**
  * What the tasks of one executor (or timer) did so far: totals, the runs in progress and how
@@ -39,10 +38,10 @@ final class TaskCounters {
      *     as the lateness histogram, and a task cancelled while its body ran counts a run and a
      *     cancel.
      * [5] How late runs started is a LatencyHistogram's buckets kept as totals of the cells
-     *     (LATENESS onwards), so a run's start is one cell look-up and two release stores for
-     *     its count and its bucket, where a LongAdder per bucket cost an atomic
-     *     read-modify-write per run. The maximum stays a LongAccumulator, which writes only
-     *     when a value exceeds it.
+     *     (LATENESS onwards) and its maximum as a maximum of the cells (CounterCells [5]), so a
+     *     run's start is one cell look-up and release stores to its own cell, where a LongAdder
+     *     per bucket cost an atomic read-modify-write per run, and a LongAccumulator for the
+     *     maximum another whenever it rose, which in a burst is every run.
      */
 
     /** Tasks accepted: one-shot, periodic (once, not per run) and timer timeouts. */
@@ -65,10 +64,10 @@ final class TaskCounters {
     /** How late runs started: the first of LatencyHistogram.BUCKETS totals, one per bucket ([5]). */
     private static final int LATENESS = 9;
     private static final int TOTALS = LATENESS + LatencyHistogram.BUCKETS;
+    /** The latest start of a run against its deadline, in nanoseconds: a maximum ([5]). */
+    private static final int LATENESS_MAX = TOTALS;
 
-    private final CounterCells cells = new CounterCells(TOTALS);
-    /** The latest start of a run against its deadline, in nanoseconds; only raised ([5]). */
-    private final LongAccumulator latenessMax = new LongAccumulator(Math::max, 0L);
+    private final CounterCells cells = new CounterCells(TOTALS, 1);
 
     void scheduled() {
         cells.add(SCHEDULED, 1);
@@ -102,8 +101,7 @@ final class TaskCounters {
     /** Counts a run as started, and how late it started against its deadline ([5]). */
     void runStarted(long latenessNanos) {
         long late = Math.max(0L, latenessNanos);
-        cells.increment(RUNS_STARTED, LATENESS + LatencyHistogram.bucketOf(late));
-        latenessMax.accumulate(late);
+        cells.countAndRaise(RUNS_STARTED, LATENESS + LatencyHistogram.bucketOf(late), LATENESS_MAX, late);
     }
 
     /** Counts a run as ended ([3]), and as failed if its body threw ([4]). */
@@ -120,7 +118,7 @@ final class TaskCounters {
         for (int bucket = 0; bucket < counts.length; bucket++) {
             counts[bucket] = cells.sum(LATENESS + bucket);
         }
-        return LatencyDistribution.of(counts, latenessMax.get());
+        return LatencyDistribution.of(counts, cells.max(LATENESS_MAX));
     }
 
     /** The totals now ([1], [2], [3]). */

@@ -54,6 +54,25 @@ class CounterCellsTest {
     }
 
     @Test
+    void maxima_areTheLargestRaised_inLiveAndDeadThreadsCells() throws InterruptedException {
+        CounterCells cells = new CounterCells(2, 1);
+        int threads = 1_000; // more than the 64 cells kept before a clean-up: dead cells are folded
+        for (int t = 0; t < threads; t++) {
+            long value = t == 500 ? 1_000_000L : t; // the largest comes from a thread folded since
+            Thread raiser = new Thread(() -> cells.countAndRaise(0, 1, 2, value));
+            raiser.start();
+            raiser.join();
+        }
+        cells.countAndRaise(0, 1, 2, 7L); // a live cell below the maximum changes nothing
+        assertThat(cells.max(2)).isEqualTo(1_000_000L);
+        assertThat(cells.sum(0)).isEqualTo(threads + 1L);
+        assertThat(cells.sum(1)).isEqualTo(threads + 1L);
+        assertThat(cells.cells()).isLessThanOrEqualTo(64);
+        cells.countAndRaise(0, 1, 2, 2_000_000L);
+        assertThat(cells.max(2)).isEqualTo(2_000_000L);
+    }
+
+    @Test
     void aThreadAddsToItsOwnCell_whileAnotherReads() throws InterruptedException {
         CounterCells cells = new CounterCells(1);
         cells.add(0, 5);
