@@ -1,30 +1,43 @@
 package io.github.timingwheel.benchmarks.executor;
 
+import io.github.timingwheel.benchmarks.scenarios.SchedulerThreads;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import io.github.timingwheel.executor.WheelTimer;
 import io.netty.util.HashedWheelTimer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The cost of firing, apart from arming: {@code timers} timers armed for one instant 200 ms
- * ahead, and how long after that instant the last of them has run, per timer. The bodies do
- * nothing but count down a latch, so the figure is the scheduler's own work per firing (for
- * ours: the harvest, the due heap that orders the tick's tasks, the hand-off and the run
- * hooks; for Netty's: the walk of the tick's bucket). Each subject runs {@code rounds} times in
- * turn; the first round warms the JIT and is not printed.
+ * ahead, and per timer, how long after that instant the last of them has run (wall) and how
+ * much CPU the scheduler's own threads used from the end of arming until then (CPU). The
+ * bodies do nothing but count down a latch, so the figures are the scheduler's own work per
+ * firing (for ours: moving the timers down the wheel, ordering the instant's tick, the
+ * hand-off and the run hooks; for Netty's: moving its queued timeouts into its wheel and the
+ * walk of the tick's bucket; for the JDK's: its heap). Each subject runs {@code rounds} times
+ * in turn; the first round warms the JIT and is not counted; medians and ranges are printed at
+ * the end.
+ *
+ * <p>The CPU figure is the steadier one on a shared machine: the wall figure also counts the
+ * time the scheduler's threads waited for a core. Neither counts garbage collection, whose
+ * threads are not the scheduler's.
  *
  * <pre>
  * java -Xmx4g -cp benchmarks/target/benchmarks.jar \
- *     io.github.timingwheel.benchmarks.executor.SameInstantBurst 200000 6
+ *     io.github.timingwheel.benchmarks.executor.SameInstantBurst 200000 9
  * </pre>
  */
 public final class SameInstantBurst {
 
     private static final long AHEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final List<String> SUBJECTS =
-            List.of("wheel-executor 1 worker", "wheel-executor 2 workers", "wheel-timer tolerance 0", "netty-hwt-1ms");
+    private static final List<String> SUBJECTS = List.of("wheel-executor 1 worker", "wheel-executor 2 workers",
+            "wheel-timer tolerance 0", "netty-hwt-1ms", "jdk-stpe 1 thread");
 
     private SameInstantBurst() {
     }
@@ -36,41 +49,59 @@ public final class SameInstantBurst {
         }
         int timers = Integer.parseInt(args[0]);
         int rounds = Integer.parseInt(args[1]);
+        Map<String, List<double[]>> perTimer = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
             for (String subject : SUBJECTS) {
-                long nanos = fireAll(subject, timers);
+                double[] wallAndCpu = fireAll(subject, timers);
                 if (round > 0) {
-                    System.out.printf("round %d %-26s %,d timers ran by %.2f ms after their instant:"
-                            + " %.0f ns per timer%n", round, subject, timers, nanos / 1e6, (double) nanos / timers);
+                    System.out.printf("round %d %-26s %,d timers: last ran %.2f ms after their instant;"
+                            + " per timer %.0f ns wall, %.0f ns CPU%n", round, subject, timers,
+                            wallAndCpu[0] * timers / 1e6, wallAndCpu[0], wallAndCpu[1]);
+                    perTimer.computeIfAbsent(subject, s -> new ArrayList<>()).add(wallAndCpu);
                 }
             }
         }
+        System.out.printf("%nmedians of %d rounds (lowest..highest), ns per timer%n", rounds - 1);
+        perTimer.forEach((subject, figures) -> System.out.printf("%-26s wall %s   CPU %s%n", subject,
+                median(figures, 0), median(figures, 1)));
     }
 
-    /** Arms {@code timers} timers for one instant and returns how long after it the last ran. */
-    private static long fireAll(String subject, int timers) throws Exception {
+    /**
+     * Arms {@code timers} timers for one instant; returns, per timer, how long after it the last
+     * ran and the scheduler threads' CPU time from the end of arming until then.
+     */
+    private static double[] fireAll(String subject, int timers) throws Exception {
         CountDownLatch ran = new CountDownLatch(timers);
         Runnable body = ran::countDown;
+        SchedulerThreads threads = new SchedulerThreads("burst");
         long instant = System.nanoTime() + AHEAD_NANOS;
         AutoCloseable scheduler;
         switch (subject) {
             case "wheel-executor 1 worker", "wheel-executor 2 workers" -> {
                 WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
-                        .workers(subject.endsWith("1 worker") ? 1 : 2).build();
+                        .workers(subject.endsWith("1 worker") ? 1 : 2).threadFactory(threads).build();
                 for (int i = 0; i < timers; i++) {
                     executor.schedule(body, instant - System.nanoTime(), TimeUnit.NANOSECONDS);
                 }
                 scheduler = executor;
             }
             case "wheel-timer tolerance 0" -> {
-                WheelTimer timer = WheelTimer.builder().tolerance(0, TimeUnit.MILLISECONDS).build();
+                WheelTimer timer = WheelTimer.builder().tolerance(0, TimeUnit.MILLISECONDS).threadFactory(threads)
+                        .build();
                 for (int i = 0; i < timers; i++) {
                     timer.newTimeout(timeout -> body.run(), instant - System.nanoTime(), TimeUnit.NANOSECONDS);
                 }
                 scheduler = timer::stop;
             }
+            case "jdk-stpe 1 thread" -> {
+                ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
+                for (int i = 0; i < timers; i++) {
+                    executor.schedule(body, instant - System.nanoTime(), TimeUnit.NANOSECONDS);
+                }
+                scheduler = executor::shutdownNow;
+            }
             default -> {
-                HashedWheelTimer timer = new HashedWheelTimer(1, TimeUnit.MILLISECONDS);
+                HashedWheelTimer timer = new HashedWheelTimer(threads, 1, TimeUnit.MILLISECONDS);
                 for (int i = 0; i < timers; i++) {
                     timer.newTimeout(timeout -> body.run(), instant - System.nanoTime(), TimeUnit.NANOSECONDS);
                 }
@@ -78,12 +109,25 @@ public final class SameInstantBurst {
             }
         }
         try {
+            long cpuBefore = threads.cpuNanos();
             if (!ran.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException(subject + ": timers did not all run in 60 s");
             }
-            return System.nanoTime() - instant;
+            long wall = System.nanoTime() - instant;
+            long cpu = threads.cpuNanos() - cpuBefore;
+            return new double[] {(double) wall / timers, (double) cpu / timers};
         } finally {
             scheduler.close();
         }
+    }
+
+    private static String median(List<double[]> figures, int index) {
+        List<Double> values = new ArrayList<>();
+        for (double[] figure : figures) {
+            values.add(figure[index]);
+        }
+        Collections.sort(values);
+        return String.format("%,.0f (%,.0f..%,.0f)", values.get(values.size() / 2), values.get(0),
+                values.get(values.size() - 1));
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counts its own wake-ups. Daemon threads, each with a name no other factory gives (the kernel
  * keeps the first 15 characters, by which the switches are found).
  */
-final class SchedulerThreads implements ThreadFactory {
+public final class SchedulerThreads implements ThreadFactory {
 
     private static final AtomicInteger FACTORIES = new AtomicInteger();
     private static final Path TASKS = Path.of("/proc/self/task");
@@ -28,7 +28,7 @@ final class SchedulerThreads implements ThreadFactory {
     private final ThreadMXBean bean = ManagementFactory.getThreadMXBean();
 
     /** @param prefix a few letters: names are {@code <prefix><factory>-<thread>} */
-    SchedulerThreads(String prefix) {
+    public SchedulerThreads(String prefix) {
         this.prefix = prefix + FACTORIES.incrementAndGet() + "-";
     }
 
@@ -41,7 +41,7 @@ final class SchedulerThreads implements ThreadFactory {
     }
 
     /** The CPU time of every thread made so far, in nanoseconds (a thread that ended counts 0). */
-    long cpuNanos() {
+    public long cpuNanos() {
         long sum = 0;
         for (Thread thread : threads) {
             long cpu = bean.getThreadCpuTime(thread.getId());
