@@ -88,7 +88,7 @@ final class Burst implements Scenario {
         if (warmUp) {
             return;
         }
-        Histogram late = sink.lateness.getIntervalHistogram();
+        Histogram late = sink.lateness();
         double span = (sink.lastStart.get() - opensAt) / 1e9;
         results.record(subject, ARM_MS, armingNanos / 1e6);
         results.record(subject, FIRED, sink.fired.sum());

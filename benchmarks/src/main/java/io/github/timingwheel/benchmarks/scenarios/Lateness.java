@@ -73,7 +73,7 @@ final class Lateness implements Scenario {
         if (warmUp) {
             return;
         }
-        Histogram late = sink.lateness.getIntervalHistogram();
+        Histogram late = sink.lateness();
         results.record(subject, FIRED, sink.fired.sum());
         results.record(subject, P50, late.getValueAtPercentile(50) / 1e3);
         results.record(subject, P99, late.getValueAtPercentile(99) / 1e3);

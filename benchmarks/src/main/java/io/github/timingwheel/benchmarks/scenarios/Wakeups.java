@@ -127,7 +127,7 @@ final class Wakeups implements Scenario {
             return;
         }
         double elapsed = Math.max(1L, end - start);
-        Histogram late = sink.lateness.getIntervalHistogram();
+        Histogram late = sink.lateness();
         results.record(row, WAKE_UPS, wakeUpsAfter < 0 ? Double.NaN : (wakeUpsAfter - wakeUpsBefore) * 1e9 / elapsed);
         results.record(row, SWITCHES, switchesBefore < 0 || switchesAfter < 0 ? Double.NaN
                 : (switchesAfter - switchesBefore) * 1e9 / elapsed);
