@@ -12,10 +12,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A fixed set of totals that any number of threads add to (and of maxima they raise), each
- * platform thread in a cell of its
- * own: an add is a thread-local look-up, a plain read and a release store to memory no other
- * thread writes, with no atomic read-modify-write and no cache line shared with another writer.
- * A reader sums the cells.
+ * platform thread in a cell of its own: an add is a thread-local look-up, a plain read and a
+ * release store to memory no other thread writes, with no atomic read-modify-write and no cache
+ * line shared with another writer. A reader sums the cells (and takes the largest of a maximum).
  *
  * <p>Caveats:
  * <ul>
