@@ -1,0 +1,103 @@
+package io.github.timingwheel.executor;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * The hand-off between a harvest and the workers ({@link ReadyBatch}): a worker's
+ * {@code claim} against a {@code remove} of the same task (the executor's
+ * {@code remove(Runnable)}, which must succeed until a worker has taken the task, as the JDK's
+ * queue does). Each task goes to exactly one of them: a claim takes its slot with a
+ * {@code getAndSet}, a removal with a CAS of the slot from the task to null.
+ *
+ * <p>Checked against mutants (2026-11-24, {@code -m quick}, x86-64): a
+ * claim that reads its slot and then stores null (no {@code getAndSet}), and a removal that
+ * checks the slot and then stores null (no CAS): each gives the forbidden outcomes (a task
+ * both run and removed) in all 16 configurations of the two tests.
+ *
+ * <p>Run (after {@code mvn -B -q -pl stress-tests -am package -DskipTests}):
+ * <pre>
+ * cd stress-tests/target
+ * java -jar jcstress.jar -t ReadyBatchStress -m quick
+ * </pre>
+ */
+public final class ReadyBatchStress {
+
+    private ReadyBatchStress() {
+    }
+
+    private static WheelTask[] tasks(int count) {
+        WheelTask[] tasks = new WheelTask[count];
+        for (int i = 0; i < count; i++) {
+            tasks[i] = new ShardStressTask(null, 0, 0L);
+        }
+        return tasks;
+    }
+
+    /**
+     * One task: a worker claims while another thread removes it.
+     *
+     * <p>Result: (claimed it, removed it).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "The worker took it first; the removal failed.")
+    @Outcome(id = "0, 1", expect = Expect.ACCEPTABLE, desc = "Removed before any worker took it.")
+    @Outcome(id = "1, 1", expect = Expect.FORBIDDEN, desc = "Both: a removed task runs.")
+    @Outcome(id = "0, 0", expect = Expect.FORBIDDEN, desc = "Neither: the task is lost.")
+    @State
+    public static class ClaimVsRemove {
+        final WheelTask[] tasks = tasks(1); // the batch's slots: a claim or a removal empties it
+        final WheelTask task = tasks[0];
+        final ReadyBatch batch = ReadyBatch.of(tasks, 1);
+
+        @Actor
+        public void claim(II_Result r) {
+            r.r1 = batch.claim() == task ? 1 : 0;
+        }
+
+        @Actor
+        public void remove(II_Result r) {
+            r.r2 = batch.remove(task) ? 1 : 0;
+        }
+    }
+
+    /**
+     * Two tasks: a worker claims twice while another thread removes the first; a removal
+     * makes the claim move on to the next slot.
+     *
+     * <p>Result: (first claim, second claim, removed the first task); a claim is 1 for the first
+     * task, 2 for the second, 0 for none.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 2, 0", expect = Expect.ACCEPTABLE, desc = "The worker took both; the removal failed.")
+    @Outcome(id = "2, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "The first removed before the worker came to it; the worker took the second.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A task removed and run, lost, or taken twice.")
+    @State
+    public static class ClaimPastARemoval {
+        final WheelTask[] tasks = tasks(2); // the batch's slots: claims and removals empty them
+        final WheelTask first = tasks[0];
+        final WheelTask second = tasks[1];
+        final ReadyBatch batch = ReadyBatch.of(tasks, 2);
+
+        @Actor
+        public void claim(III_Result r) {
+            r.r1 = indexOf(batch.claim());
+            r.r2 = indexOf(batch.claim());
+        }
+
+        @Actor
+        public void remove(III_Result r) {
+            r.r3 = batch.remove(first) ? 1 : 0;
+        }
+
+        private int indexOf(WheelTask claimed) {
+            return claimed == first ? 1 : claimed == second ? 2 : 0;
+        }
+    }
+}
