@@ -591,7 +591,10 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
                     occupied[level].clear(slot);
                     Bucket bucket = buckets[level][slot];
                     if (level == 0) {
-                        due.reserve(bucket.count); // all of it comes due now: no regrowth
+                        // All of it comes due now: size the batch once. The count is an upper
+                        // bound (cancels do not lower it); a batch that fills less than a
+                        // quarter of its arrays drops them at endBatch.
+                        due.reserve(bucket.count);
                     }
                     replaceAll(bucket);
                 }
