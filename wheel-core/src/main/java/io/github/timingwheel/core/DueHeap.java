@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * {@link #RUN_MIN} nodes that finds no run is sorted once, by a radix sort of keys copied from
  * the nodes as they came (DueRun [1]), and then polled from the front. Smaller batches, and
  * batches that come while a run is being polled (a backlog), go into the heap, so the run is
- * never merged into. A poll takes the smaller of the two heads.
+ * never merged into. The head ({@link #peek}) is the smaller of the two heads.
  *
  * <p>The heap's array shrinks by half when it falls below a quarter full (amortised O(1)), and
  * the run's array is dropped once the run is polled empty, so a burst that passes through does
@@ -132,14 +132,6 @@ final class DueHeap {
         batch = new TimerNode[MIN_CAPACITY];
         batchDeadlines = new long[MIN_CAPACITY];
         batchSequences = new long[MIN_CAPACITY];
-    }
-
-    TimerNode poll() {
-        TimerNode head = peek();
-        if (head != null) {
-            remove(head);
-        }
-        return head;
     }
 
     void remove(TimerNode node) {
