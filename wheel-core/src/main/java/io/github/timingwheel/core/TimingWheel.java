@@ -126,6 +126,18 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     its operations stay cheap, where one large heap would make every poll dearer exactly
      *     when the driver needs to catch up. c lags the clock meanwhile; placement is relative
      *     to c, so every invariant holds as stated.
+     * [10] What a schedule returns. A driver that keeps a lower bound of nextEventTime() (one
+     *     that schedules from other threads and parks until the bound: the executor's shards)
+     *     must lower it by more than the new node's deadline. Parked until the first deadline
+     *     of a burst placed at level l >= 1, it would skip the pacing of [3] and wake to
+     *     re-place the whole slot in one poll: a million timers due within a second, armed two
+     *     seconds ahead, made the first firings 11 ms late. So schedule returns the node's
+     *     share of nextEventTime(): its deadline in the heap or at level 0; at level l >= 1 the
+     *     start of its slot, or, once the slot holds more than PACING_CHUNK nodes, the time the
+     *     slot becomes next (one level-l slot earlier; the pacing steps start there, [5]); in
+     *     the overflow, its next scan. None is after the deadline. Waking there costs one
+     *     poll that finds nothing due, after which nextEventTime() is exact again; a lone timer
+     *     wakes a driver no more often than nextEventTime() would.
      */
 
     /**
@@ -245,11 +257,13 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *
      * @param node a node that is not scheduled
      * @param deadline wheel time, usually from {@link #deadlineAfter}; negative values mean 0
+     * @return the wheel time by which a driver must poll on this node's account, as
+     *     {@link #schedule(TimerNode, long, long)} returns it
      * @throws NullPointerException if {@code node} is null
      * @throws IllegalStateException if {@code node} is already scheduled
      */
-    public void schedule(T node, long deadline) {
-        schedule(node, deadline, nextSequence++);
+    public long schedule(T node, long deadline) {
+        return schedule(node, deadline, nextSequence++);
     }
 
     /**
@@ -264,18 +278,24 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * @param node a node that is not scheduled
      * @param deadline wheel time; negative values mean 0
      * @param sequence the tie-break among equal deadlines
+     * @return the wheel time by which a driver must poll on this node's account ([10]): its
+     *     deadline, or earlier when its slot must first move down a level; a driver that parks
+     *     until the earliest of these and of {@link #nextEventTime()} after its last poll wakes
+     *     for every step of moving a large slot down ahead of time, not only at the first
+     *     deadline
      * @throws NullPointerException if {@code node} is null
      * @throws IllegalStateException if {@code node} is already scheduled
      */
-    public void schedule(T node, long deadline, long sequence) {
+    public long schedule(T node, long deadline, long sequence) {
         Objects.requireNonNull(node, "node");
         if (node.isScheduled()) {
             throw new IllegalStateException("node is already scheduled: " + node);
         }
         node.deadline = Math.max(0L, deadline);
         node.sequence = sequence;
-        place(node, ticks.divide(node.deadline));
+        long event = place(node, ticks.divide(node.deadline));
         size++;
+        return event;
     }
 
     /**
@@ -516,21 +536,35 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     // ---------------------------------------------------------------------------------------
     // Placement and cascading.
 
-    /** Puts {@code node}, due at {@code tick}, where invariant [2] says it belongs. */
-    private void place(TimerNode node, long tick) {
+    /**
+     * Puts {@code node}, due at {@code tick}, where invariant [2] says it belongs.
+     *
+     * @return the wheel time by which a driver must poll on the node's account ([10])
+     */
+    private long place(TimerNode node, long tick) {
         if (tick <= currentTick) {
             due.add(node);
-            return;
+            return node.deadline;
         }
         int level = levelFor(tick);
         if (level == levels) {
             overflow.append(node);
             overflowMinTick = Math.min(overflowMinTick, tick);
-            return;
+            return Math.max(currentTick, overflowCascadeTick()) * tickNanos;
         }
-        int slot = (int) (tick >>> (level * slotBits)) & ringMask;
-        buckets[level][slot].append(node);
+        int shift = level * slotBits;
+        long index = tick >>> shift;
+        int slot = (int) index & ringMask;
+        Bucket bucket = buckets[level][slot];
+        bucket.append(node);
         occupied[level].set(slot);
+        if (level == 0) {
+            return node.deadline;
+        }
+        long start = index << shift;
+        // A slot large enough to be paced starts moving down one slot before its start ([10]).
+        long eventTick = bucket.count > PACING_CHUNK ? Math.max(currentTick, start - (1L << shift)) : start;
+        return eventTick * tickNanos;
     }
 
     /** The level of [2] for {@code tick > currentTick}, or {@code levels} for the overflow. */

@@ -61,6 +61,73 @@ class TimingWheelCascadeTest {
         assertThat(mostMovedInOnePoll).isLessThanOrEqualTo(2L * (PACING_CHUNK + 1) + mostInOneTick);
     }
 
+    /**
+     * The same burst, but the driver parked before it was scheduled, as a driver that schedules
+     * from other threads does: it keeps a bound, lowered by what each schedule returns ([10]),
+     * and after each poll set to nextEventTime(). The returns are never after their deadlines,
+     * the bound is never after nextEventTime(), and the driver still moves the burst down in
+     * paced steps. A schedule that returned its deadline would leave the driver parked until
+     * 8.5 s and then re-place whole slots in one poll (the mutant: place returning
+     * node.deadline at every level).
+     */
+    @EveryOrigin
+    void burst_driverParkedBeforeIt_wakesAtWhatScheduleReturns_andMovesInPacedSteps(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        long bound = h.wheel.nextEventTime();
+        assertThat(bound).as("nothing pending").isEqualTo(Long.MAX_VALUE);
+        SplittableRandom random = h.random();
+        List<TestNode> expected = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            TestNode node = h.newNode();
+            long event = h.wheel.schedule(node, 8_500 * MS + random.nextLong(1_000 * MS));
+            assertThat(event).as("returned event").isLessThanOrEqualTo(node.deadline());
+            bound = Math.min(bound, event);
+            expected.add(node);
+        }
+        assertThat(bound).as("the bound after the burst: when its slot starts to move down")
+                .isLessThanOrEqualTo(h.wheel.nextEventTime());
+        long mostInOneTick = mostInOneTick(expected, h.tickNanos());
+
+        long mostMovedInOnePoll = 0;
+        List<TestNode> fired = new ArrayList<>();
+        while (!h.wheel.isEmpty()) {
+            assertThat(bound).as("next event").isGreaterThan(h.now());
+            h.advanceTo(bound);
+            long movedBefore = h.wheel.movedNodes();
+            pollDue(h, fired);
+            mostMovedInOnePoll = Math.max(mostMovedInOnePoll, h.wheel.movedNodes() - movedBefore);
+            bound = h.wheel.nextEventTime();
+        }
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+        assertThat(mostMovedInOnePoll).isLessThanOrEqualTo(2L * (PACING_CHUNK + 1) + mostInOneTick);
+    }
+
+    /**
+     * Whatever the shape, what schedule returns is never after the node's deadline, and a bound
+     * lowered by it is never after the earliest pending deadline: a driver parked on it is never
+     * late. (It may be after nextEventTime() by less than a tick: for a node at level 0 it is the
+     * deadline, not the start of the tick, whose cascade a poll at the deadline catches up.)
+     */
+    @EveryShapeAndOrigin
+    void schedule_returnsABoundOfTheNextEvent(Harness h) {
+        SplittableRandom random = h.random();
+        long horizon = 4 * slotSpanNanos(h.shape, h.shape.levels() - 1);
+        for (int round = 0; round < 200; round++) {
+            long bound = h.wheel.nextEventTime();
+            for (int i = 0; i < 50; i++) {
+                TestNode node = h.newNode();
+                long event = h.wheel.schedule(node, h.now() + random.nextLong(horizon));
+                assertThat(event).as("returned event").isLessThanOrEqualTo(node.deadline());
+                bound = Math.min(bound, event);
+                assertThat(bound).as("bound against the earliest deadline")
+                        .isLessThanOrEqualTo(h.wheel.peekEarliest().deadline());
+            }
+            h.advanceTo(h.now() + random.nextLong(horizon / 100 + 1));
+            h.pollAll();
+        }
+    }
+
     /** Whatever the shape, a burst that crosses slot boundaries of every level polls out in order. */
     @EveryShapeAndOrigin
     void burst_polledEveryFewTicks_exactOrderNeverEarly(Harness h) {

@@ -76,12 +76,16 @@ final class WheelShard extends WheelShardPadAfter {
      *     inbox past DRAIN_BATCH asks the leader to harvest the shard ([4]).
      * [3] 'wheelEvent' is a lower bound of the wheel's next event (WheelWorkQueue's leader
      *     parks until the earliest over all shards). Written only under the lock: set exactly
-     *     to wheel.nextEventTime() by a harvest, lowered by an in-place schedule whose task is
-     *     due sooner (a volatile write only then, so a producer whose tasks are all later than
-     *     the head writes no shared line). A cancel leaves it low: a stale bound costs one
-     *     early harvest, which makes it exact again. Waking at a task's deadline rather than at
-     *     an earlier cascade of its slot is safe: a poll catches up through cascades one at a
-     *     time (TimingWheel [9]).
+     *     to wheel.nextEventTime() by a harvest, lowered by a schedule applied under the lock
+     *     whose node brings the next event forward (a volatile write only then, so a producer
+     *     whose tasks are all later than the head writes no shared line). What it is lowered
+     *     to is TimingWheel.schedule's answer, not the task's deadline: for a task placed in a
+     *     slot that must move down first, that slot's cascade or the start of its early
+     *     cascade (TimingWheel [10]). Lowered only to the deadline, the leader slept through
+     *     the early cascade of a burst armed ahead and re-placed each of its slots in one
+     *     harvest at the first deadline (a million timers due in one second: the first
+     *     firings 11 ms late, the worker behind for 60 ms). A cancel leaves it low: a stale
+     *     bound costs one early harvest, which makes it exact again.
      * [4] 'inboxEvent' is a lower bound of the deadlines pushed into the inbox since it was
      *     last drained, lowered by pushers with a CAS (no lock), reset to MAX_VALUE by a drain
      *     before it polls. A push before the reset is seen by the drain; a lowering after it
@@ -190,10 +194,11 @@ final class WheelShard extends WheelShardPadAfter {
         return false;
     }
 
-    /** Applies a task under the lock and lowers wheelEvent if it became the first ([3]). */
+    /** Applies a task under the lock and lowers wheelEvent if it brought the next event forward ([3]). */
     private void applyLinked(WheelTask task) {
-        if (WheelWorkQueue.apply(wheel, task) && task.deadline() < wheelEvent) {
-            wheelEvent = task.deadline();
+        long event = WheelWorkQueue.apply(wheel, task);
+        if (event < wheelEvent) {
+            wheelEvent = event;
         }
     }
 

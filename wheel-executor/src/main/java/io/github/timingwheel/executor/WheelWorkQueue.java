@@ -252,38 +252,40 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * Brings the wheel in line with the task's state: links it if it wants the wheel and is not
      * in it, unlinks it if the reverse. Call only when holding the wheel's shard lock.
      *
-     * @return true if it linked the task
+     * @return if it linked the task, the wheel time by which the leader must harvest on its
+     *     account (TimingWheel.schedule's answer: earlier than the deadline when a large slot
+     *     must move down first); else Long.MAX_VALUE
      */
-    static boolean apply(TimingWheel<WheelTask> wheel, WheelTask task) {
+    static long apply(TimingWheel<WheelTask> wheel, WheelTask task) {
         boolean wanted = task.wantsWheel();
         if (wanted == task.isScheduled()) {
-            return wanted && moveEarlier(wheel, task);
+            return wanted ? moveEarlier(wheel, task) : Long.MAX_VALUE;
         }
         if (wanted) {
-            wheel.schedule(task, task.linkDeadline(), task.sequence());
-            return true;
+            return wheel.schedule(task, task.linkDeadline(), task.sequence());
         }
         wheel.cancel(task);
-        return false;
+        return Long.MAX_VALUE;
     }
 
     /**
      * Moves a linked re-armable task whose armed deadline is now before its place in the wheel
      * ([7]); later deadlines stay where they are until that place comes due (the lazy re-arm).
      * Call only when holding the wheel's shard lock.
+     *
+     * @return as {@link #apply}: Long.MAX_VALUE if the task stays where it is
      */
-    private static boolean moveEarlier(TimingWheel<WheelTask> wheel, WheelTask task) {
+    private static long moveEarlier(TimingWheel<WheelTask> wheel, WheelTask task) {
         long armed = task.armedDeadline();
         if (armed < 0L) {
-            return false;
+            return Long.MAX_VALUE;
         }
         long position = task.positionOf(armed); // within the same grain: no move (ArmedDeadline [4])
         if (position >= task.deadline()) {
-            return false;
+            return Long.MAX_VALUE;
         }
         wheel.cancel(task);
-        wheel.schedule(task, position, task.sequence());
-        return true;
+        return wheel.schedule(task, position, task.sequence());
     }
 
     // ---------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -93,6 +94,42 @@ class WheelShardsModelTest {
                     + e.getMessage(), e);
         } finally {
             run.releaseAll();
+        }
+    }
+
+    /**
+     * A burst scheduled in place into one level-1 slot, [1,984 ms, 2,048 ms) of the default
+     * shape, from wheel time 0: the shard publishes the start of that slot's early cascade, one
+     * 64 ms slot before its start (TimingWheel [10]), not the burst's first deadline, and the
+     * inbox path (tasks applied by a drain under the lock) publishes the same. The leader parks
+     * until the published bound, so a shard that published the first deadline (the mutant:
+     * WheelShard.applyLinked lowering wheelEvent to the task's deadline) re-placed the whole
+     * slot in the harvest at 2,000 ms.
+     */
+    @Test
+    void aBurstInOneSlot_publishesTheStartOfItsEarlyCascade() throws Exception {
+        long slotStart = MILLISECONDS.toNanos(1_984);
+        long firstDeadline = MILLISECONDS.toNanos(2_000);
+        int burst = 2_048; // more than the 1,024 nodes from which TimingWheel paces a slot
+        for (boolean throughInbox : new boolean[] {false, true}) {
+            WheelShards shards = new WheelShards(2, WheelShape.defaults(), 0L);
+            WheelShard shard = shards.shardOf(new ModelTask(0, 1, firstDeadline));
+            if (throughInbox) {
+                locker.submit(shard::lock).get();
+            }
+            for (int id = 0; id < burst; id++) {
+                ModelTask task = new ModelTask(id, 1, firstDeadline + id * MICROSECONDS.toNanos(20));
+                assertThat(shards.submit(task, true)).isSameAs(shard);
+            }
+            if (throughInbox) {
+                assertThat(shard.inboxSize()).as("tasks in the inbox").isEqualTo(burst);
+                locker.submit(shard::unlock).get();
+                shard.lock();
+                shard.drainInboxForView();
+                shard.unlock();
+            }
+            assertThat(shards.earliestEvent()).as("published bound, through the inbox: " + throughInbox)
+                    .isEqualTo(slotStart - MILLISECONDS.toNanos(64));
         }
     }
 
