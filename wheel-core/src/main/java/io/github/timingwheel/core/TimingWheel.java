@@ -130,12 +130,12 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     that schedules from other threads and parks until the bound: the executor's shards)
      *     must lower it by more than the new node's deadline. Parked until the first deadline
      *     of a burst placed at level l >= 1, it would skip the pacing of [3] and wake to
-     *     re-place the whole slot in one poll: a million timers due within a second, armed two
-     *     seconds ahead, made the first firings 11 ms late. So schedule returns the node's
-     *     share of nextEventTime(): its deadline in the heap or at level 0; at level l >= 1 the
-     *     start of its slot, or, once the slot holds more than PACING_CHUNK nodes, the time the
-     *     slot becomes next (one level-l slot earlier; the pacing steps start there, [5]); in
-     *     the overflow, its next scan. None is after the deadline. Waking there costs one
+     *     re-place the whole slot in one poll, tens of thousands of nodes while due ones wait
+     *     (a million timers due within a second, armed two seconds ahead). So schedule returns
+     *     the node's share of nextEventTime(): its deadline in the heap or at level 0; at level
+     *     l >= 1 the start of its slot, or, once the slot holds more than PACING_CHUNK nodes,
+     *     the time the slot becomes next (one level-l slot earlier; the pacing steps start
+     *     there, [5]); in the overflow, its next scan. None is after the deadline. Waking there costs one
      *     poll that finds nothing due, after which nextEventTime() is exact again; a lone timer
      *     wakes a driver no more often than nextEventTime() would.
      */

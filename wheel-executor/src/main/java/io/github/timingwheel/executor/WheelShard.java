@@ -83,9 +83,9 @@ final class WheelShard extends WheelShardPadAfter {
      *     slot that must move down first, that slot's cascade or the start of its early
      *     cascade (TimingWheel [10]). Lowered only to the deadline, the leader slept through
      *     the early cascade of a burst armed ahead and re-placed each of its slots in one
-     *     harvest at the first deadline (a million timers due in one second: the first
-     *     firings 11 ms late, the worker behind for 60 ms). A cancel leaves it low: a stale
-     *     bound costs one early harvest, which makes it exact again.
+     *     harvest at the first deadline, tens of thousands of tasks while due ones waited. A
+     *     cancel leaves it low: a stale bound costs one early harvest, which makes it exact
+     *     again.
      * [4] 'inboxEvent' is a lower bound of the deadlines pushed into the inbox since it was
      *     last drained, lowered by pushers with a CAS (no lock), reset to MAX_VALUE by a drain
      *     before it polls. A push before the reset is seen by the drain; a lowering after it
