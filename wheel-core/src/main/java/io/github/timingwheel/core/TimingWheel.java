@@ -135,9 +135,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     the node's share of nextEventTime(): its deadline in the heap or at level 0; at level
      *     l >= 1 the start of its slot, or, once the slot holds more than PACING_CHUNK nodes,
      *     the time the slot becomes next (one level-l slot earlier; the pacing steps start
-     *     there, [5]); in the overflow, its next scan. None is after the deadline. Waking there costs one
-     *     poll that finds nothing due, after which nextEventTime() is exact again; a lone timer
-     *     wakes a driver no more often than nextEventTime() would.
+     *     there, [5]); in the overflow, its next scan. None is after the deadline. Waking
+     *     there costs one poll that finds nothing due, after which nextEventTime() is exact
+     *     again; a lone timer wakes a driver no more often than nextEventTime() would.
      */
 
     /**
@@ -562,8 +562,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             return node.deadline;
         }
         long start = index << shift;
-        // A slot large enough to be paced starts moving down one slot before its start ([10]).
-        long eventTick = bucket.count > PACING_CHUNK ? Math.max(currentTick, start - (1L << shift)) : start;
+        // A slot large enough to be paced starts moving down when it becomes next ([10]).
+        long eventTick = bucket.count > PACING_CHUNK ? becomesNext(start, shift) : start;
         return eventTick * tickNanos;
     }
 
@@ -723,13 +723,21 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (count > PACING_CHUNK) {
                 int shift = level * slotBits;
                 long start = index << shift;
-                long since = Math.max(currentTick, start - (1L << shift)); // when it is next
+                long since = becomesNext(start, shift);
                 // Ticks until the share of [3] reaches PACING_CHUNK; fewer than start - since.
                 long step = Math.max(1L, (long) ((double) (start - since) * PACING_CHUNK / count));
                 earliest = Math.min(earliest, since + step);
             }
         }
         return earliest;
+    }
+
+    /**
+     * The tick from which a level's slot starting at tick {@code start} is next ([3]): one
+     * slot of the level (of 2^{@code shift} ticks) before its start, or now if that has passed.
+     */
+    private long becomesNext(long start, int shift) {
+        return Math.max(currentTick, start - (1L << shift));
     }
 
     /**

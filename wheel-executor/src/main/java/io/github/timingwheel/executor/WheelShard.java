@@ -208,7 +208,7 @@ final class WheelShard extends WheelShardPadAfter {
         }
         long armed = task.armedDeadline();
         if (queueing || armed >= 0L) { // a re-armable task moving earlier needs the bound too
-            lowerInboxEvent(armed >= 0L ? task.positionOf(armed) : task.deadline());
+            lowerInboxEvent(task.linkDeadline(armed));
         }
         if (tryLock()) { // [2]: the holder may have unlocked before it could see the push
             try {

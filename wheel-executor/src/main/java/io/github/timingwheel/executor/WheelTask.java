@@ -76,7 +76,11 @@ abstract class WheelTask extends TimerNode implements Runnable {
      * re-armable one, else the deadline it was made with.
      */
     final long linkDeadline() {
-        long armed = armedDeadline();
+        return linkDeadline(armedDeadline());
+    }
+
+    /** {@link #linkDeadline()} for an armed value already read (negative: not re-armable or ended). */
+    final long linkDeadline(long armed) {
         return armed >= 0L ? positionOf(armed) : deadline();
     }
 
