@@ -3,6 +3,7 @@ package io.github.timingwheel.executor;
 import io.github.timingwheel.core.TimingWheel;
 import io.github.timingwheel.core.WheelShape;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -16,9 +17,14 @@ final class WheelShards {
      * Implementation notes
      *
      * [1] Placement. A task's shard is fixed when the task is made: the making thread's home
-     *     shard, from a per-thread probe (as Striped64's). A producer that finds its shard's
-     *     lock busy moves its probe to another shard for its next tasks, so producers spread
-     *     over the shards and rarely meet on one lock or cache line (WheelShard [2]). Each
+     *     shard, from a per-thread probe (as Striped64's). Threads get their first home in turn
+     *     (the queue's n-th producer thread starts at shard n mod shards), so as many producers
+     *     as shards start on as many shards: drawn at random, two producers met on one shard in
+     *     one run in four or more, and then each CAS of its lock and each link beside the
+     *     other's tasks pulled a line from the other core, about half again a pair's CPU, with
+     *     no busy lock to show it. A producer that finds its shard's lock busy moves its probe
+     *     to one of the other shards at random for its next tasks, so producers spread over the
+     *     shards and rarely meet on one lock or cache line (WheelShard [2]). Each
      *     thread keeps its probe and its last stamp ([6]) in a Producer of this queue (a
      *     ThreadLocal per queue: stamps of queues with different origins or clocks must not
      *     mix), touched only by that thread.
@@ -65,7 +71,9 @@ final class WheelShards {
     /** The origin of every shard's wheel; read by every producer, written by no one. */
     private final long originNanos;
     /** The calling thread's probe and stamps in this queue ([1], [6]). */
-    private final ThreadLocal<Producer> producers = ThreadLocal.withInitial(Producer::new);
+    private final ThreadLocal<Producer> producers = ThreadLocal.withInitial(this::newProducer);
+    /** Producer threads so far: the next one's first home ([1]). */
+    private final AtomicInteger producerCount = new AtomicInteger();
     /** The shards the harvest has locked, in index order; used only by the harvesting worker. */
     private final WheelShard[] harvesting;
     /** Each locked shard's due head, or null; used only by the harvesting worker. */
@@ -136,9 +144,14 @@ final class WheelShards {
     WheelShard submit(WheelTask task, boolean queueing) {
         WheelShard shard = shardOf(task);
         if (!shard.submit(task, queueing) && queueing) {
-            producers.get().moveProbe();
+            producers.get().moveProbe(mask);
         }
         return shard;
+    }
+
+    /** A thread's first Producer of this queue, at the next home in turn ([1]). */
+    private Producer newProducer() {
+        return new Producer(producerCount.getAndIncrement());
     }
 
     /** A task's sequence: its stamp's low 57 bits, then its shard's index ([6]). */
@@ -153,7 +166,8 @@ final class WheelShards {
 
     /** A Producer's fields, between two paddings. */
     private abstract static class ProducerFields extends ProducerPadBefore {
-        int probe = ThreadLocalRandom.current().nextInt() | 1;
+        /** The home shard's index is probe & mask. */
+        int probe;
         long lastStamp = -1L;
     }
 
@@ -166,6 +180,10 @@ final class WheelShards {
     private static final class Producer extends ProducerFields {
         long p11, p12, p13, p14, p15, p16, p17, p18;
 
+        Producer(int probe) {
+            this.probe = probe;
+        }
+
         /** A stamp later than this thread's previous one and not before {@code now} ([6]). */
         long nextStamp(long now) {
             long stamp = Math.max(now, lastStamp + 1L);
@@ -173,12 +191,9 @@ final class WheelShards {
             return stamp;
         }
 
-        void moveProbe() {
-            int p = probe;
-            p ^= p << 13; // xorshift, as Striped64.advanceProbe
-            p ^= p >>> 17;
-            p ^= p << 5;
-            probe = p;
+        /** Moves the home to one of the other shards, at random ([1]); to the same if it is the only one. */
+        void moveProbe(int mask) {
+            probe += 1 + ThreadLocalRandom.current().nextInt(Math.max(1, mask));
         }
     }
 
