@@ -9,8 +9,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
 
-/** Padding before the shard's hot fields, so that two shards never share a cache line. */
+/**
+ * Padding before the shard's hot fields, so that two shards never share a cache line. 'p00'
+ * fills the 4 bytes after a compressed object header: left empty, the JVM (JDK 15 and later)
+ * puts a subclass's int field there, in front of the padding, and the lock word sat in the
+ * cache line of whatever object lay before the shard (two producers on two shards then ran at
+ * half speed or less, whenever a collector had put one shard's object after a line the other
+ * wrote).
+ */
 abstract class WheelShardPadBefore {
+    int p00;
     long p01, p02, p03, p04, p05, p06, p07, p08;
 }
 

@@ -159,8 +159,9 @@ final class WheelShards {
         return stamp << WheelShard.SHARD_BITS | shardIndex;
     }
 
-    /** Padding before a Producer's fields (see Producer). */
+    /** Padding before a Producer's fields (see Producer); 'p00' as in WheelShardPadBefore. */
     private abstract static class ProducerPadBefore {
+        int p00;
         long p01, p02, p03, p04, p05, p06, p07, p08;
     }
 
