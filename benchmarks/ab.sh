@@ -17,7 +17,10 @@
 #   4. removes the temporary worktree.
 # Without --subjects among the arguments, the subjects are the current and the baseline
 # executor and timer, jdk-stpe (with setRemoveOnCancelPolicy(true)), netty-hwt-1ms and
-# netty-hwt-100ms. The JVM options default to -Xms8g -Xmx8g; set AB_JAVA_OPTS to change them.
+# netty-hwt-100ms. The JVM options default to -Xms8g -Xmx8g -XX:+AlwaysPreTouch (the heap's pages
+# touched before the first round: otherwise the kernel zeroes each page the first time a
+# subject allocates into it, up to a fifth of a producer's time in the early rounds of churn,
+# and whichever subject runs first pays it); set AB_JAVA_OPTS to change them.
 # The old commit must use the same JCTools and Netty versions as the current one (they come
 # from the current benchmarks jar).
 set -euo pipefail
@@ -74,6 +77,6 @@ echo "A/B: baseline-* = $old ($(git -C "$root" log -1 --format=%s "$old" | cut -
 echo "A/B: wheel-*    = $new$dirty ($(git -C "$root" log -1 --format=%s "$new" | cut -c1-72))"
 echo "A/B: command    = benchmarks/ab.sh $commit $*"
 # shellcheck disable=SC2086 # AB_JAVA_OPTS is a list of options
-java ${AB_JAVA_OPTS:--Xms8g -Xmx8g} -Dbaseline.classpath="$core:$executor" \
+java ${AB_JAVA_OPTS:--Xms8g -Xmx8g -XX:+AlwaysPreTouch} -Dbaseline.classpath="$core:$executor" \
     -cp "$root/benchmarks/target/benchmarks.jar" \
     io.github.timingwheel.benchmarks.scenarios.ScenarioRunner "${args[@]}"

@@ -195,19 +195,32 @@ final class Churn implements Scenario {
             return delays[delayIndex++ & (delays.length - 1)];
         }
 
+        /**
+         * Churns until {@code stop}. The ring's position and the delay index live in locals
+         * while it runs: the Producer objects of one run are made one after another and may
+         * share a cache line, and a field of theirs written on every pair would make two
+         * producers' threads pull that line from each other's core, a cost of the measurement
+         * and not of the subject.
+         */
         long churnUntil(AtomicBoolean stop) {
             long pairs = 0;
             Object[] ring = handles;
+            long[] delayRing = delays;
+            TimerSubject subject = timers;
             int mask = ring.length - 1;
+            int delayMask = delayRing.length - 1;
+            int slot = next;
+            int delay = delayIndex;
             while (!stop.get()) {
                 for (int i = 0; i < 64; i++) { // check the flag every 64 pairs
-                    int slot = next;
-                    next = (slot + 1) & mask;
-                    timers.cancel(ring[slot]);
-                    ring[slot] = timers.arm(TimerSubject.NOOP, nextDelay());
+                    subject.cancel(ring[slot]);
+                    ring[slot] = subject.arm(TimerSubject.NOOP, delayRing[delay++ & delayMask]);
+                    slot = (slot + 1) & mask;
                 }
                 pairs += 64;
             }
+            next = slot;
+            delayIndex = delay;
             return pairs;
         }
 
