@@ -29,6 +29,13 @@ import org.HdrHistogram.Histogram;
  * queued timeouts into its wheel and walking its buckets), without the waits for a core that
  * the wall-clock columns include. Timers armed in random order lie in memory in no order of
  * their deadlines, so this is the figure that shows what walking them costs.
+ *
+ * <p>{@code slices > 1 ms} and {@code worst slice at ms} say where in the window a subject fell
+ * behind: the window's deadlines are cut into slices of {@value #SLICE_MS} ms, and for each the
+ * latest start against its deadline is kept; the first column counts the slices whose latest
+ * start was more than 1 ms late, the second gives where the worst slice begins, in ms after the
+ * window opened. A round whose p99 stands out then shows whether it lost its time at the
+ * opening, in one stretch in the middle, or throughout.
  */
 final class Burst implements Scenario {
 
@@ -41,6 +48,9 @@ final class Burst implements Scenario {
     static final Column MAX = Column.lower("max us", 0);
     static final Column GC_MS = Column.lower("gc ms", 0);
     static final Column CPU_PER_TIMER = Column.lower("CPU ns/timer", 0);
+    static final Column SLICES_LATE = Column.lower("slices > 1 ms", 0);
+    static final Column WORST_SLICE = Column.lower("worst slice at ms", 0);
+    private static final int SLICE_MS = 10;
 
     private final int count;
     private final int windowMs;
@@ -65,15 +75,16 @@ final class Burst implements Scenario {
 
     @Override
     public List<Column> columns() {
-        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS, CPU_PER_TIMER);
+        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS, CPU_PER_TIMER, SLICES_LATE, WORST_SLICE);
     }
 
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
         int timers = warmUp ? count / 10 : count;
-        LatenessProbe.Sink sink = new LatenessProbe.Sink();
         SplittableRandom random = new SplittableRandom(11);
         long window = TimeUnit.MILLISECONDS.toNanos(windowMs);
+        long sliceNanos = TimeUnit.MILLISECONDS.toNanos(SLICE_MS);
+        int slices = Math.max(1, windowMs / SLICE_MS);
         long[] offsets = new long[timers];
         for (int i = 0; i < timers; i++) {
             offsets[i] = random.nextLong(window);
@@ -82,10 +93,12 @@ final class Burst implements Scenario {
         long opensAt;
         long gcMillis;
         long cpuNanos;
+        LatenessProbe.Sink sink;
         SchedulerThreads threads = new SchedulerThreads("burst");
         try (TimerSubject subjectTimers = TimerSubject.create(subject, threads)) {
             long start = System.nanoTime();
             opensAt = start + TimeUnit.MILLISECONDS.toNanos(leadMs);
+            sink = new LatenessProbe.Sink(opensAt, sliceNanos, slices);
             for (int i = 0; i < timers; i++) {
                 long deadline = opensAt + offsets[i];
                 subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
@@ -111,5 +124,14 @@ final class Burst implements Scenario {
         results.record(subject, MAX, late.getMaxValue() / 1e3);
         results.record(subject, GC_MS, gcMillis);
         results.record(subject, CPU_PER_TIMER, (double) cpuNanos / timers);
+        long[] sliceMaxima = sink.sliceMaxima();
+        int worst = 0;
+        int lateSlices = 0;
+        for (int i = 0; i < sliceMaxima.length; i++) {
+            lateSlices += sliceMaxima[i] > TimeUnit.MILLISECONDS.toNanos(1) ? 1 : 0;
+            worst = sliceMaxima[i] > sliceMaxima[worst] ? i : worst;
+        }
+        results.record(subject, SLICES_LATE, lateSlices);
+        results.record(subject, WORST_SLICE, (double) worst * SLICE_MS);
     }
 }

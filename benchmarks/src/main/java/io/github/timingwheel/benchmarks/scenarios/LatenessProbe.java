@@ -24,6 +24,13 @@ final class LatenessProbe extends TimerSubject.Task {
     static final class Sink {
         private final List<Histogram> histograms = new CopyOnWriteArrayList<>();
         private final ThreadLocal<Histogram> mine = ThreadLocal.withInitial(this::register);
+        /** Where slices of deadlines start, their width and count; 0 slices: none kept. */
+        private final long slicesFrom;
+        private final long sliceNanos;
+        private final int slices;
+        /** Each thread's latest start per slice of deadlines ([slice]), as its histogram is its own. */
+        private final List<long[]> sliceMaxima = new CopyOnWriteArrayList<>();
+        private final ThreadLocal<long[]> mySliceMaxima = ThreadLocal.withInitial(this::registerSlices);
         final LongAdder early = new LongAdder();
         final LongAdder fired = new LongAdder();
         /**
@@ -31,6 +38,52 @@ final class LatenessProbe extends TimerSubject.Task {
          * preempted between its clock read and its write cannot lower it.
          */
         final LongAccumulator lastStart = new LongAccumulator(Math::max, Long.MIN_VALUE);
+
+        /** A sink that keeps lateness only as a whole. */
+        Sink() {
+            this(0L, 1L, 0);
+        }
+
+        /**
+         * A sink that also keeps, for each of {@code slices} slices of {@code sliceNanos} of
+         * deadlines from {@code from} (System.nanoTime() terms), how late the latest of them
+         * started: where in a window a subject fell behind (deadlines outside go to the first
+         * or the last slice).
+         */
+        Sink(long from, long sliceNanos, int slices) {
+            this.slicesFrom = from;
+            this.sliceNanos = sliceNanos;
+            this.slices = slices;
+        }
+
+        private long[] registerSlices() {
+            long[] maxima = new long[slices];
+            sliceMaxima.add(maxima);
+            return maxima;
+        }
+
+        void record(long deadline, long late) {
+            mine.get().recordValue(late);
+            if (slices > 0) {
+                int slice = (int) Math.min(slices - 1, Math.max(0L, (deadline - slicesFrom) / sliceNanos));
+                long[] maxima = mySliceMaxima.get();
+                maxima[slice] = Math.max(maxima[slice], late);
+            }
+        }
+
+        /**
+         * The latest start against its deadline in each slice, over every thread: read it, as
+         * {@link #lateness()}, once every probe has fired.
+         */
+        long[] sliceMaxima() {
+            long[] all = new long[slices];
+            for (long[] maxima : sliceMaxima) {
+                for (int i = 0; i < slices; i++) {
+                    all[i] = Math.max(all[i], maxima[i]);
+                }
+            }
+            return all;
+        }
 
         private Histogram register() {
             Histogram histogram = new Histogram(3);
@@ -67,7 +120,7 @@ final class LatenessProbe extends TimerSubject.Task {
         if (late < 0) {
             sink.early.increment();
         } else {
-            sink.mine.get().recordValue(late);
+            sink.record(deadline, late);
         }
         sink.lastStart.accumulate(now); // Math.max on nanoTime: no run spans a wrap of the clock
         sink.fired.increment();
