@@ -70,12 +70,15 @@ public final class LatencyHistogram {
         max.accumulate(value);
     }
 
-    /** The bucket that counts {@code nanos} ([1]); negative values go to bucket 0. */
+    /**
+     * The bucket that counts {@code nanos} ([1]); negative values go to bucket 0. Without a
+     * branch: workers call it on every run, and a test for values under a microsecond, never
+     * true while the JIT profiled a busy worker, became an uncommon trap whose first hit threw
+     * away the worker's compiled run path in the middle of a burst.
+     */
     public static int bucketOf(long nanos) {
-        if (nanos < NANOS_PER_MICRO) {
-            return 0;
-        }
-        return Math.min(OVERFLOW_BUCKET, Long.SIZE - Long.numberOfLeadingZeros(nanos / NANOS_PER_MICRO));
+        long micros = Math.max(0L, nanos) / NANOS_PER_MICRO;
+        return Math.min(OVERFLOW_BUCKET, Long.SIZE - Long.numberOfLeadingZeros(micros)); // 0 for 0
     }
 
     /**

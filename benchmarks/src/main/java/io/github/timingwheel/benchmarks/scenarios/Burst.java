@@ -51,6 +51,9 @@ final class Burst implements Scenario {
     static final Column SLICES_LATE = Column.lower("slices > 1 ms", 0);
     static final Column WORST_SLICE = Column.lower("worst slice at ms", 0);
     private static final int SLICE_MS = 10;
+    /** The priming burst: 4,096 timers 1 µs apart, so each 1 ms tick holds as many as the measured one. */
+    private static final int PRIMING_TIMERS = 4096;
+    private static final long PRIMING_SPACING_NANOS = 1_000L;
 
     private final int count;
     private final int windowMs;
@@ -78,11 +81,35 @@ final class Burst implements Scenario {
         return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS, CPU_PER_TIMER, SLICES_LATE, WORST_SLICE);
     }
 
+    /**
+     * Fires a small dense burst through this subject instance and this sink before the one that
+     * is measured, and waits for it. The warm-up round compiles the paths, but on another
+     * instance: the first firings on new worker threads, into new per-thread histograms and
+     * counters, take branches that compiled code had never seen (a thread's first counter cell,
+     * a histogram's first minimum), and each such uncommon trap threw away the compiled firing
+     * path at the window's opening, which then ran unoptimised for tens of milliseconds, one
+     * round in three (the first measured round of each subject). A JVM pays that once per
+     * compiled path, not once per burst.
+     */
+    private static void prime(TimerSubject subjectTimers, LatenessProbe.Sink sink) throws InterruptedException {
+        long opensAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+        for (int i = 0; i < PRIMING_TIMERS; i++) {
+            long deadline = opensAt + i * PRIMING_SPACING_NANOS;
+            subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
+        }
+        Waiting.until(() -> sink.fired.sum() >= PRIMING_TIMERS, 60_000L);
+    }
+
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
+        // The warm-up arms a tenth of the timers into a tenth of the window: as many per tick as
+        // the measured rounds, so the paths that only a dense tick takes (the due heap's radix
+        // sort of 256 or more tasks, a large slot's paced cascade) are compiled before the
+        // first measured round. A tenth of the timers across the whole window left them cold,
+        // and the first round of each subject fell tens of ms behind at the window's opening.
         int timers = warmUp ? count / 10 : count;
         SplittableRandom random = new SplittableRandom(11);
-        long window = TimeUnit.MILLISECONDS.toNanos(windowMs);
+        long window = TimeUnit.MILLISECONDS.toNanos(warmUp ? Math.max(1, windowMs / 10) : windowMs);
         long sliceNanos = TimeUnit.MILLISECONDS.toNanos(SLICE_MS);
         int slices = Math.max(1, windowMs / SLICE_MS);
         long[] offsets = new long[timers];
@@ -96,9 +123,11 @@ final class Burst implements Scenario {
         LatenessProbe.Sink sink;
         SchedulerThreads threads = new SchedulerThreads("burst");
         try (TimerSubject subjectTimers = TimerSubject.create(subject, threads)) {
+            sink = new LatenessProbe.Sink(0L, sliceNanos, slices);
+            prime(subjectTimers, sink);
             long start = System.nanoTime();
             opensAt = start + TimeUnit.MILLISECONDS.toNanos(leadMs);
-            sink = new LatenessProbe.Sink(opensAt, sliceNanos, slices);
+            sink.reset(opensAt);
             for (int i = 0; i < timers; i++) {
                 long deadline = opensAt + offsets[i];
                 subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());

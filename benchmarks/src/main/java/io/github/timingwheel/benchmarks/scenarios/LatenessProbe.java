@@ -3,8 +3,10 @@ package io.github.timingwheel.benchmarks.scenarios;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -22,10 +24,22 @@ final class LatenessProbe extends TimerSubject.Task {
      * one worker more than the others.
      */
     static final class Sink {
+        /**
+         * The range of each thread's histogram, fixed: an auto-resizing histogram grows the
+         * first time a round records a value past its range, a branch the warm-up never took, and
+         * the JIT then threw away the compiled firing path that had inlined the record (the
+         * subject's run loop with it) and ran it unoptimised while the window's first tens of
+         * milliseconds came due. Later starts are recorded as this.
+         */
+        static final long MAX_TRACKED_NANOS = TimeUnit.MINUTES.toNanos(10);
+
         private final List<Histogram> histograms = new CopyOnWriteArrayList<>();
         private final ThreadLocal<Histogram> mine = ThreadLocal.withInitial(this::register);
-        /** Where slices of deadlines start, their width and count; 0 slices: none kept. */
-        private final long slicesFrom;
+        /**
+         * Where slices of deadlines start (set by {@link #reset}, before the probes it counts
+         * are armed), their width and count; 0 slices: none kept.
+         */
+        private long slicesFrom;
         private final long sliceNanos;
         private final int slices;
         /** Each thread's latest start per slice of deadlines ([slice]), as its histogram is its own. */
@@ -56,6 +70,25 @@ final class LatenessProbe extends TimerSubject.Task {
             this.slices = slices;
         }
 
+        /**
+         * Forgets everything recorded so far and starts the slices at {@code from}, keeping each
+         * thread's histogram and slices: call it once the probes fired so far have all been
+         * counted and before arming the ones to measure, which then publishes it to the threads
+         * that run them.
+         */
+        void reset(long from) {
+            for (Histogram histogram : histograms) {
+                histogram.reset();
+            }
+            for (long[] maxima : sliceMaxima) {
+                Arrays.fill(maxima, 0L);
+            }
+            early.reset();
+            fired.reset();
+            lastStart.reset();
+            slicesFrom = from;
+        }
+
         private long[] registerSlices() {
             long[] maxima = new long[slices];
             sliceMaxima.add(maxima);
@@ -63,7 +96,7 @@ final class LatenessProbe extends TimerSubject.Task {
         }
 
         void record(long deadline, long late) {
-            mine.get().recordValue(late);
+            mine.get().recordValue(Math.min(late, MAX_TRACKED_NANOS));
             if (slices > 0) {
                 int slice = (int) Math.min(slices - 1, Math.max(0L, (deadline - slicesFrom) / sliceNanos));
                 long[] maxima = mySliceMaxima.get();
@@ -86,7 +119,7 @@ final class LatenessProbe extends TimerSubject.Task {
         }
 
         private Histogram register() {
-            Histogram histogram = new Histogram(3);
+            Histogram histogram = new Histogram(MAX_TRACKED_NANOS, 3);
             histograms.add(histogram);
             return histogram;
         }
