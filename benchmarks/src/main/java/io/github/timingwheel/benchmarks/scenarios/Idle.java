@@ -259,6 +259,9 @@ final class Idle implements Scenario {
      * The quiet phase (see the class comment): the sample armed with a 100 ms idle timeout,
      * touched, left quiet, and each firing compared with the last deadline its touches set.
      */
+    /** The idle timeout of the priming round of the quiet phase (Quiet.prime). */
+    private static final long PRIMING_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
     private final class Quiet {
         private final Connections timeouts;
         private final int sample;
@@ -283,6 +286,7 @@ final class Idle implements Scenario {
         }
 
         void run() throws Exception {
+            prime();
             for (int i = 0; i < sample; i++) {
                 firedAt.set(i, NOT_FIRED);
             }
@@ -306,6 +310,28 @@ final class Idle implements Scenario {
                     lateness.recordValue(late);
                 }
             }
+        }
+
+        /**
+         * Lets the sample go idle once, each touched once after arming, through this instance
+         * and this callback, before the measured quiet phase, and forgets it. The phase before
+         * touches timeouts that never fire, so without it the quiet phase's firings were the
+         * first runs on the instance's worker threads: their per-thread state (a counter cell,
+         * a producer's stamp for the lazy re-arm) did not exist yet, and compiled code that had
+         * never met that case was thrown away while the sample came due (the burst scenario's
+         * compile log showed such traps at its window's opening).
+         */
+        private void prime() throws InterruptedException {
+            for (int i = 0; i < sample; i++) {
+                firedAt.set(i, NOT_FIRED);
+            }
+            timeouts.arm(sample, PRIMING_IDLE_NANOS, this::wentIdle);
+            for (int i = 0; i < sample; i++) {
+                timeouts.touch(i); // moves each deadline by the time arming took: a lazy re-arm
+            }
+            Waiting.until(() -> fired.sum() >= sample, TimeUnit.NANOSECONDS.toMillis(PRIMING_IDLE_NANOS) + 5_000L);
+            fired.reset();
+            firedAgain.reset();
         }
 
         private void wentIdle(int connection) {
