@@ -52,6 +52,13 @@ final class CounterCells {
      *     thread's maximum is folded by max, not by sum. A LongAccumulator of Math::max costs a
      *     CAS whenever the maximum rises, which in a burst is every run, since each starts later
      *     than the one before.
+     * [6] A thread's first add makes its cell inside ThreadLocal.get (withInitial), not on a
+     *     branch of add: a test for a missing cell, false on every add a busy worker had made
+     *     while the JIT compiled it, became an uncommon trap that a new executor's workers
+     *     each hit on their first run, and each hit threw away the compiled run path that had
+     *     inlined it (in a burst, while the first timers came due). ThreadLocal.get's own
+     *     branch for a first look-up is shared by every thread-local in the JVM, and taken
+     *     often enough to stay compiled in.
      */
 
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
@@ -61,11 +68,16 @@ final class CounterCells {
     private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
     /** Cells kept before the first clean-up of dead threads' cells. */
     private static final int MIN_CLEAN_UP_AT = 64;
+    /** What a virtual thread's look-up gives: it adds to the shared adders ([6]). */
+    private static final long[] SHARED = new long[0];
 
     /** Totals, then maxima ([5]): indices from 'sums' on are maxima. */
     private final int totals;
     private final int sums;
-    private final ThreadLocal<long[]> mine = new ThreadLocal<>();
+    /**
+     * The calling thread's cell, made by its first get ([6]); SHARED for a virtual thread.
+     */
+    private final ThreadLocal<long[]> mine = ThreadLocal.withInitial(this::register);
     /** Where virtual threads add. */
     private final LongAdder[] shared;
     /** Where virtual threads raise the maxima ([5]). */
@@ -105,7 +117,7 @@ final class CounterCells {
     /** Adds {@code delta} to total {@code index}, in the calling thread's cell. */
     void add(int index, long delta) {
         long[] cell = mine.get();
-        if (cell == null && (cell = register()) == null) {
+        if (cell == SHARED) {
             shared[index].add(delta);
             return;
         }
@@ -118,7 +130,7 @@ final class CounterCells {
      */
     void countAndRaise(int first, int second, int maximum, long value) {
         long[] cell = mine.get();
-        if (cell == null && (cell = register()) == null) {
+        if (cell == SHARED) {
             shared[first].increment();
             shared[second].increment();
             sharedMaxima[maximum - sums].accumulate(value);
@@ -156,11 +168,11 @@ final class CounterCells {
         return registry.cells().length;
     }
 
-    /** Gives the calling thread its cell, or null for a virtual thread. */
+    /** Makes the calling thread's cell, or gives SHARED for a virtual thread ([6]). */
     private long[] register() {
         Thread me = Thread.currentThread();
         if (isVirtual(me)) {
-            return null;
+            return SHARED;
         }
         long[] cell = new long[PAD + totals + PAD]; // [4]
         synchronized (this) {
@@ -176,7 +188,6 @@ final class CounterCells {
             cells[n] = cell;
             registry = new Registry(owners, cells, current.folded());
         }
-        mine.set(cell);
         return cell;
     }
 

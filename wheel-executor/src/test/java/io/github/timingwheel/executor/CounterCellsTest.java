@@ -2,11 +2,13 @@ package io.github.timingwheel.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Totals kept in a cell per thread ({@link CounterCells}): exact sums, and cells of dead threads folded. */
@@ -174,5 +176,42 @@ class CounterCellsTest {
             total += counts.get(i);
         }
         return total;
+    }
+
+    /**
+     * Virtual threads (JDK 21 and later; skipped before) add to the shared totals and get no
+     * cell: the sums are exact and the cells stay as many as the platform threads that added.
+     * Mutants: a cell for every thread (the cells grow to the virtual threads' number), and
+     * add without the test for a virtual thread (an index out of the shared marker's bounds).
+     */
+    @Test
+    void virtualThreads_addToSharedTotals_withoutCells() throws Exception {
+        Method ofVirtual;
+        try {
+            ofVirtual = Thread.class.getMethod("ofVirtual");
+        } catch (NoSuchMethodException beforeJdk21) {
+            Assumptions.abort("no virtual threads before JDK 21");
+            return;
+        }
+        Object builder = ofVirtual.invoke(null);
+        Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+        CounterCells cells = new CounterCells(2, 1);
+        cells.add(0, 1); // this platform thread's cell
+        int threads = 1_000;
+        List<Thread> adders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long value = t;
+            adders.add((Thread) start.invoke(builder, (Runnable) () -> {
+                cells.add(0, 1);
+                cells.countAndRaise(0, 1, 2, value);
+            }));
+        }
+        for (Thread adder : adders) {
+            adder.join();
+        }
+        assertThat(cells.sum(0)).isEqualTo(1L + 2L * threads);
+        assertThat(cells.sum(1)).isEqualTo(threads);
+        assertThat(cells.max(2)).isEqualTo(threads - 1L);
+        assertThat(cells.cells()).as("cells: the platform thread's only").isEqualTo(1);
     }
 }
