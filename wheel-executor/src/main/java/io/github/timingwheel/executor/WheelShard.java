@@ -14,8 +14,7 @@ import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
  * fills the 4 bytes after a compressed object header: left empty, the JVM (JDK 15 and later)
  * puts a subclass's int field there, in front of the padding, and the lock word sat in the
  * cache line of whatever object lay before the shard (two producers on two shards then ran at
- * half speed or less, whenever a collector had put one shard's object after a line the other
- * wrote).
+ * half their speed or less whenever one of them had shard 0; HotFieldLayoutTest).
  */
 abstract class WheelShardPadBefore {
     int p00;

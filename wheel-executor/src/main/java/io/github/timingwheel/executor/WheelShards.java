@@ -19,12 +19,12 @@ final class WheelShards {
      * [1] Placement. A task's shard is fixed when the task is made: the making thread's home
      *     shard, from a per-thread probe (as Striped64's). Threads get their first home in turn
      *     (the queue's n-th producer thread starts at shard n mod shards), so as many producers
-     *     as shards start on as many shards: drawn at random, two producers met on one shard in
-     *     one run in four or more, and then each CAS of its lock and each link beside the
-     *     other's tasks pulled a line from the other core, about half again a pair's CPU, with
-     *     no busy lock to show it. A producer that finds its shard's lock busy moves its probe
-     *     to one of the other shards at random for its next tasks, so producers spread over the
-     *     shards and rarely meet on one lock or cache line (WheelShard [2]). Each
+     *     as shards start on as many shards. A random draw (made odd, as Striped64's probe is
+     *     nonzero) put two producers of four shards on one shard in half the runs, where each
+     *     CAS of its lock and each link beside the other's tasks moves a line between cores,
+     *     with no busy lock to move them apart. A producer that finds its shard's lock busy
+     *     moves its probe to one of the other shards at random for its next tasks, so producers
+     *     spread over the shards and rarely meet on one lock or cache line (WheelShard [2]). Each
      *     thread keeps its probe and its last stamp ([6]) in a Producer of this queue (a
      *     ThreadLocal per queue: stamps of queues with different origins or clocks must not
      *     mix), touched only by that thread.
@@ -192,7 +192,7 @@ final class WheelShards {
             return stamp;
         }
 
-        /** Moves the home to one of the other shards, at random ([1]); to the same if it is the only one. */
+        /** Moves the home to one of the other shards at random ([1]); with one shard, stays. */
         void moveProbe(int mask) {
             probe += 1 + ThreadLocalRandom.current().nextInt(Math.max(1, mask));
         }

@@ -51,7 +51,7 @@ final class Burst implements Scenario {
     static final Column SLICES_LATE = Column.lower("slices > 1 ms", 0);
     static final Column WORST_SLICE = Column.lower("worst slice at ms", 0);
     private static final int SLICE_MS = 10;
-    /** The priming burst: 4,096 timers 1 µs apart, so each 1 ms tick holds as many as the measured one. */
+    /** The priming burst: 4,096 timers 1 µs apart, as many per 1 ms tick as the measured one. */
     private static final int PRIMING_TIMERS = 4096;
     private static final long PRIMING_SPACING_NANOS = 1_000L;
 
@@ -78,7 +78,8 @@ final class Burst implements Scenario {
 
     @Override
     public List<Column> columns() {
-        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS, CPU_PER_TIMER, SLICES_LATE, WORST_SLICE);
+        return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS, CPU_PER_TIMER, SLICES_LATE,
+                WORST_SLICE);
     }
 
     /**
@@ -87,11 +88,12 @@ final class Burst implements Scenario {
      * instance: the first firings on new worker threads, into new per-thread histograms and
      * counters, take branches that compiled code had never seen (a thread's first counter cell,
      * a histogram's first minimum), and each such uncommon trap threw away the compiled firing
-     * path at the window's opening, which then ran unoptimised for tens of milliseconds, one
-     * round in three (the first measured round of each subject). A JVM pays that once per
-     * compiled path, not once per burst.
+     * path at the window's opening, which then ran unoptimised for tens of milliseconds (the
+     * first measured round of the subject, in 4 of 5 runs; docs/performance.md). A JVM pays
+     * that once per compiled path, not once per burst.
      */
-    private static void prime(TimerSubject subjectTimers, LatenessProbe.Sink sink) throws InterruptedException {
+    private static void prime(TimerSubject subjectTimers, LatenessProbe.Sink sink)
+            throws InterruptedException {
         long opensAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
         for (int i = 0; i < PRIMING_TIMERS; i++) {
             long deadline = opensAt + i * PRIMING_SPACING_NANOS;
@@ -103,10 +105,9 @@ final class Burst implements Scenario {
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
         // The warm-up arms a tenth of the timers into a tenth of the window: as many per tick as
-        // the measured rounds, so the paths that only a dense tick takes (the due heap's radix
-        // sort of 256 or more tasks, a large slot's paced cascade) are compiled before the
-        // first measured round. A tenth of the timers across the whole window left them cold,
-        // and the first round of each subject fell tens of ms behind at the window's opening.
+        // the measured rounds (a tenth across the whole window gave ticks of 100), so the paths
+        // that only a dense tick takes (the due heap's radix sort of 256 or more tasks, a large
+        // slot's paced cascade) are compiled before the first measured round.
         int timers = warmUp ? count / 10 : count;
         SplittableRandom random = new SplittableRandom(11);
         long window = TimeUnit.MILLISECONDS.toNanos(warmUp ? Math.max(1, windowMs / 10) : windowMs);

@@ -25,11 +25,10 @@ final class LatenessProbe extends TimerSubject.Task {
      */
     static final class Sink {
         /**
-         * The range of each thread's histogram, fixed: an auto-resizing histogram grows the
-         * first time a round records a value past its range, a branch the warm-up never took, and
-         * the JIT then threw away the compiled firing path that had inlined the record (the
-         * subject's run loop with it) and ran it unoptimised while the window's first tens of
-         * milliseconds came due. Later starts are recorded as this.
+         * The range of each thread's histogram, fixed rather than growing: a histogram that
+         * resizes takes that branch inside the subject's firing path the first time a round's
+         * lateness passes its range, one more first-use branch of the kind Burst.prime is
+         * there for. Later starts are recorded as this.
          */
         static final long MAX_TRACKED_NANOS = TimeUnit.MINUTES.toNanos(10);
 
