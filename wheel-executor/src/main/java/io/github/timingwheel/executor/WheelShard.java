@@ -201,7 +201,7 @@ final class WheelShard extends WheelShardPadAfter {
         return false;
     }
 
-    /** Applies a task under the lock and lowers wheelEvent if it brought the next event forward ([3]). */
+    /** Applies a task under the lock; lowers wheelEvent if it brings the next event forward ([3]). */
     private void applyLinked(WheelTask task) {
         long event = WheelWorkQueue.apply(wheel, task);
         if (event < wheelEvent) {

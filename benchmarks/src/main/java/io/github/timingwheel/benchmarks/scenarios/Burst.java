@@ -97,7 +97,7 @@ final class Burst implements Scenario {
         long opensAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
         for (int i = 0; i < PRIMING_TIMERS; i++) {
             long deadline = opensAt + i * PRIMING_SPACING_NANOS;
-            subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
+            LatenessProbe.armFor(subjectTimers, deadline, sink);
         }
         Waiting.until(() -> sink.fired.sum() >= PRIMING_TIMERS, 60_000L);
     }
@@ -124,14 +124,14 @@ final class Burst implements Scenario {
         LatenessProbe.Sink sink;
         SchedulerThreads threads = new SchedulerThreads("burst");
         try (TimerSubject subjectTimers = TimerSubject.create(subject, threads)) {
-            sink = new LatenessProbe.Sink(0L, sliceNanos, slices);
+            sink = new LatenessProbe.Sink(sliceNanos, slices);
             prime(subjectTimers, sink);
             long start = System.nanoTime();
             opensAt = start + TimeUnit.MILLISECONDS.toNanos(leadMs);
             sink.reset(opensAt);
             for (int i = 0; i < timers; i++) {
                 long deadline = opensAt + offsets[i];
-                subjectTimers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
+                LatenessProbe.armFor(subjectTimers, deadline, sink);
             }
             armingNanos = System.nanoTime() - start;
             long gcBefore = GcTime.totalMillis();

@@ -82,6 +82,8 @@ final class Idle implements Scenario {
     private static final int QUIET_SAMPLE = 10_000;
     /** Touches per second of both threads together in the quiet phase, for every subject. */
     private static final long QUIET_RATE = 500_000;
+    /** The idle timeout of the priming round of the quiet phase (Quiet.prime). */
+    private static final long PRIMING_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int THREADS = 2;
     /** Touches between two looks at the stop flag, flat out. */
     private static final int FLAT_OUT_BATCH = 256;
@@ -259,9 +261,6 @@ final class Idle implements Scenario {
      * The quiet phase (see the class comment): the sample armed with a 100 ms idle timeout,
      * touched, left quiet, and each firing compared with the last deadline its touches set.
      */
-    /** The idle timeout of the priming round of the quiet phase (Quiet.prime). */
-    private static final long PRIMING_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-
     private final class Quiet {
         private final Connections timeouts;
         private final int sample;
@@ -287,9 +286,7 @@ final class Idle implements Scenario {
 
         void run() throws Exception {
             prime();
-            for (int i = 0; i < sample; i++) {
-                firedAt.set(i, NOT_FIRED);
-            }
+            forgetFirings();
             Arrays.fill(lastTouched, System.nanoTime()); // before every arm: no later than its deadline
             timeouts.arm(sample, QUIET_IDLE_NANOS, this::wentIdle);
             touch(QUIET_TOUCH_NANOS, QUIET_RATE, this::toucher); // joins the threads: lastTouched is final now
@@ -322,14 +319,19 @@ final class Idle implements Scenario {
          * compile log showed such traps at its window's opening).
          */
         private void prime() throws InterruptedException {
-            for (int i = 0; i < sample; i++) {
-                firedAt.set(i, NOT_FIRED);
-            }
+            forgetFirings();
             timeouts.arm(sample, PRIMING_IDLE_NANOS, this::wentIdle);
             for (int i = 0; i < sample; i++) {
                 timeouts.touch(i); // moves each deadline by the time arming took: a lazy re-arm
             }
             Waiting.until(() -> fired.sum() >= sample, TimeUnit.NANOSECONDS.toMillis(PRIMING_IDLE_NANOS) + 5_000L);
+        }
+
+        /** Marks every connection of the sample as not gone idle, and zeroes the counts. */
+        private void forgetFirings() {
+            for (int i = 0; i < sample; i++) {
+                firedAt.set(i, NOT_FIRED);
+            }
             fired.reset();
             firedAgain.reset();
         }

@@ -54,17 +54,16 @@ final class LatenessProbe extends TimerSubject.Task {
 
         /** A sink that keeps lateness only as a whole. */
         Sink() {
-            this(0L, 1L, 0);
+            this(1L, 0);
         }
 
         /**
          * A sink that also keeps, for each of {@code slices} slices of {@code sliceNanos} of
-         * deadlines from {@code from} (System.nanoTime() terms), how late the latest of them
-         * started: where in a window a subject fell behind (deadlines outside go to the first
-         * or the last slice).
+         * deadlines from the time {@link #reset} gives (System.nanoTime() terms), how late the
+         * latest of them started: where in a window a subject fell behind (deadlines outside go
+         * to the first or the last slice).
          */
-        Sink(long from, long sliceNanos, int slices) {
-            this.slicesFrom = from;
+        Sink(long sliceNanos, int slices) {
             this.sliceNanos = sliceNanos;
             this.slices = slices;
         }
@@ -139,6 +138,11 @@ final class LatenessProbe extends TimerSubject.Task {
 
     private final long deadline;
     private final Sink sink;
+
+    /** Arms a probe for {@code deadline} (System.nanoTime() terms) on {@code timers}. */
+    static void armFor(TimerSubject timers, long deadline, Sink sink) {
+        timers.arm(new LatenessProbe(deadline, sink), deadline - System.nanoTime());
+    }
 
     LatenessProbe(long deadline, Sink sink) {
         this.deadline = deadline;
