@@ -17,7 +17,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * Cancel racing with the rescheduling of a periodic task of {@link WheelScheduledExecutor}.
  *
- * <p>After each run, the worker checks that the task is still NEW ({@code runAndReset}), sets
+ * <p>After each run, the worker checks that the task is still NEW ({@code runBody}), sets
  * the next deadline and puts the task back into the queue ({@code reExecutePeriodic}). A cancel
  * can land anywhere in that sequence, including after the check and before the task is back in
  * the queue. Whatever the order, once {@code cancel} has returned true no run may

@@ -33,6 +33,13 @@ final class DueRun {
      * [3] A batch whose deadlines span more than the key leaves room for (2^(63 - slot bits)
      *     ns, over an hour even for a billion nodes) is not made a run; DueHeap puts it into
      *     its heap instead.
+     * [4] A batch already in deadline order is not sorted. It is the common case: timeouts of
+     *     one length armed in turn reach a tick in the order they were armed (buckets are
+     *     appended to and cascaded in list order). The check costs a comparison per key while
+     *     the keys are made; the sort it saves makes two passes over the keys and over a
+     *     2,049-entry count array each, which before the JIT compiles it (a tick comes once a
+     *     millisecond, so that takes seconds) cost hundreds of microseconds per tick of a
+     *     few hundred timers (docs/performance.md, "Where the Reactor gap went").
      */
 
     private static final int DIGIT_BITS = 11;
@@ -78,10 +85,12 @@ final class DueRun {
             return null;
         }
         long[] keys = new long[size];
+        boolean inOrder = true;
         for (int i = 0; i < size; i++) {
             keys[i] = (deadlines[i] - earliest) << slotBits | i;
+            inOrder &= i == 0 || keys[i - 1] < keys[i];
         }
-        long[] sorted = radixSort(keys, deadlines, size, slotBits, slotBits + spanBits);
+        long[] sorted = inOrder ? keys : radixSort(keys, deadlines, size, slotBits, slotBits + spanBits); // [4]
         DueRun run = new DueRun(nodes, sorted, (1L << slotBits) - 1, size);
         run.orderTies(sequences, slotBits);
         return run;

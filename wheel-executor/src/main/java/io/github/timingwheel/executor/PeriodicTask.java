@@ -51,12 +51,10 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     @Override
-    void runBody() {
-        if (runAndReset()) {
-            // Written by the thread that ran the task, before the queue publishes it again.
-            setDeadline(nextDeadline());
-            owner.reExecutePeriodic(this);
-        }
+    void runAgain() {
+        // Written by the thread that ran the task, before the queue publishes it again.
+        setDeadline(nextDeadline());
+        owner.reExecutePeriodic(this);
     }
 
     /** The deadline of the next run, computed when a run has ended; wheel time. */

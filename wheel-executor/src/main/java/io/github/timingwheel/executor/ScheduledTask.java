@@ -51,13 +51,15 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     and pushes it. A run's claim (CAS from null) cannot succeed while the mark is set:
      *     a caller that runs the future itself in the instant between its submission and the
      *     drain finds nothing to run, and the task runs at its deadline instead.
+     * [6] Frames. A body runs two frames below the worker's runWorker (run, runBody), as a
+     *     Callable does in ScheduledThreadPoolExecutor (a Runnable there runs three below). It
+     *     matters to bodies that build an exception, as timeouts do: filling in a stack trace
+     *     costs per frame. It was five (run, the owner's runBody, runBody, a hook wrapper and a
+     *     call helper), so a Reactor timeout's exception had 16 frames here and 13 there.
      */
 
     /** The value of 'runner' while the task waits in the inbox ([5]); never started. */
     private static final Thread IN_INBOX = new Thread("timingwheel-inbox-mark");
-
-    /** What {@code callBetweenRunHooks} returns for a body that threw; never a result. */
-    private static final Object FAILED = new Object();
 
     private static final int NEW = 0;
     private static final int COMPLETING = 1;
@@ -152,11 +154,18 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         return diff < 0 ? -1 : diff > 0 ? 1 : 0;
     }
 
-    /** Runs the task unless the executor's state forbids it (then it is cancelled). */
+    /**
+     * Runs the task unless the executor's state forbids it (then it is cancelled): here, or on
+     * the task executor if one was configured.
+     */
     @Override
     public void run() {
         if (mayRunElseCancel()) {
-            owner.runBody(this);
+            if (owner.runsBodiesOnWorkers()) {
+                runBody(); // [6]
+            } else {
+                owner.runBodyElsewhere(this);
+            }
         }
     }
 
@@ -177,45 +186,57 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         return false;
     }
 
-    /** Runs the body once on the calling thread and records the outcome. */
+    /**
+     * Runs the body once on the calling thread, between the owner's run hooks ([4]), and
+     * records the outcome; a failure completes the task exceptionally, after the end hook, so
+     * whoever sees the outcome sees the run counted. A periodic task records no result: after a
+     * normal run that left it NEW, it goes on ({@link #runAgain}). The body is called here, not
+     * in a helper, so that it runs as few frames below the worker as the JDK's tasks do ([6]).
+     */
+    @SuppressWarnings("unchecked")
     void runBody() {
         if (state != NEW || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
             return;
         }
+        boolean again = false;
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                Object result = callBetweenRunHooks(body);
-                if (result != FAILED) {
-                    @SuppressWarnings("unchecked")
-                    V value = (V) result;
-                    set(value);
+                long startedAt = owner.runStarted(this, body);
+                Object result = null;
+                Throwable failure = null;
+                try {
+                    if (body instanceof Runnable runnable) {
+                        runnable.run();
+                    } else {
+                        result = ((Callable<V>) body).call();
+                    }
+                } catch (Throwable thrown) {
+                    failure = thrown;
+                }
+                owner.runEnded(this, body, startedAt, failure != null);
+                if (failure != null) {
+                    setException(failure, false);
+                } else if (isPeriodic()) {
+                    again = true;
+                } else {
+                    set((V) result);
                 }
             }
         } finally {
             finishRun();
         }
+        if (again && state == NEW) {
+            runAgain();
+        }
     }
 
     /**
-     * Runs the body without recording a result, for periodic tasks.
-     *
-     * @return true if the body completed normally and the task is still NEW (not cancelled)
+     * Called after a periodic run that completed normally and left the task NEW, on the thread
+     * that ran it; a one-shot task never gets here.
      */
-    final boolean runAndReset() {
-        if (state != NEW || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
-            return false;
-        }
-        boolean ran = false;
-        try {
-            Object body = payload;
-            if (body != null && state == NEW) {
-                ran = callBetweenRunHooks(body) != FAILED;
-            }
-        } finally {
-            finishRun();
-        }
-        return ran && state == NEW;
+    void runAgain() {
+        throw new AssertionError("a one-shot task runs once");
     }
 
     /**
@@ -224,38 +245,6 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      */
     final Object body() {
         return state == NEW ? payload : null;
-    }
-
-    /**
-     * Calls the body between the owner's run hooks ([4]); a failure completes the task
-     * exceptionally, after the end hook, so whoever sees the outcome sees the run counted.
-     *
-     * @return the body's result, or {@link #FAILED} if it threw
-     */
-    private Object callBetweenRunHooks(Object body) {
-        long startedAt = owner.runStarted(this, body);
-        Object result;
-        Throwable failure = null;
-        try {
-            result = call(body);
-        } catch (Throwable thrown) {
-            result = FAILED;
-            failure = thrown;
-        }
-        owner.runEnded(this, body, startedAt, failure != null);
-        if (failure != null) {
-            setException(failure, false);
-        }
-        return result;
-    }
-
-    @SuppressWarnings("unchecked")
-    private V call(Object body) throws Exception {
-        if (body instanceof Runnable runnable) {
-            runnable.run();
-            return null;
-        }
-        return ((Callable<V>) body).call();
     }
 
     private void finishRun() {

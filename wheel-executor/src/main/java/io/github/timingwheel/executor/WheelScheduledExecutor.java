@@ -679,15 +679,15 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         return !isShutdown() || getPoolSize() > 0;
     }
 
-    /** Runs a task's body here, or on the task executor if one was configured. */
-    void runBody(ScheduledTask<?> task) {
-        Executor executor = taskExecutor;
-        if (executor == null) {
-            task.runBody();
-            return;
-        }
+    /** Whether task bodies run on the worker that took the task: no task executor was configured. */
+    boolean runsBodiesOnWorkers() {
+        return taskExecutor == null;
+    }
+
+    /** Runs a task's body on the task executor; call only if {@link #runsBodiesOnWorkers} is false. */
+    void runBodyElsewhere(ScheduledTask<?> task) {
         try {
-            executor.execute(task::runBody);
+            taskExecutor.execute(task::runBody);
         } catch (RejectedExecutionException rejected) {
             eventRejected(task.body(), "taskExecutor");
             task.refuse(rejected); // the task's future says why; the worker lives on

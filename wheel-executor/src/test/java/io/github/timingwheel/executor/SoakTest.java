@@ -230,8 +230,8 @@ class SoakTest {
         /**
          * Checks the run count once no run can start any more. The producers end a task only
          * once {@link #ranEnough}, or after {@link #RUNS_WAIT_NANOS} (then it fails here). Shown
-         * to catch a {@code PeriodicTask.runBody} that returns at once (no periodic task ever
-         * runs).
+         * to catch a {@code PeriodicTask.runAgain} that does nothing (each periodic task runs
+         * once and is never queued again).
          */
         void checkCount(long endedAt) {
             int count = runs.get();

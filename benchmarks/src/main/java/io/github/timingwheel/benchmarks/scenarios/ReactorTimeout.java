@@ -31,9 +31,14 @@ import reactor.core.scheduler.Schedulers;
  * (each building an exception) queue behind one another: in one unpaced run on 2 vCPU the
  * rounds armed in 4 to 13 ms, on either executor. The time each round took to arm is printed.
  *
+ * <p>Each subject keeps one executor (and one Reactor scheduler over it) for all its rounds,
+ * as an application does. With {@code fresh}, each round makes a new executor and disposes of it
+ * afterwards: its workers are new threads, and its first firings pay once what an application
+ * pays once per executor (docs/performance.md, "Where the Reactor gap went").
+ *
  * <pre>
  * java -Xmx2g -cp benchmarks/target/benchmarks.jar \
- *     io.github.timingwheel.benchmarks.scenarios.ReactorTimeout 11 [paceMicros]
+ *     io.github.timingwheel.benchmarks.scenarios.ReactorTimeout 11 [paceMicros] [kept|fresh]
  * </pre>
  */
 public final class ReactorTimeout {
@@ -49,10 +54,19 @@ public final class ReactorTimeout {
     public static void main(String[] args) throws InterruptedException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 11;
         long paceNanos = TimeUnit.MICROSECONDS.toNanos(args.length > 1 ? Long.parseLong(args[1]) : DEFAULT_PACE_MICROS);
+        boolean fresh = args.length > 2 && args[2].equals("fresh");
         long[][][] results = new long[SUBJECTS.length][rounds][];
+        Subject[] kept = new Subject[SUBJECTS.length];
         for (int round = 0; round <= rounds; round++) {
             for (int s = 0; s < SUBJECTS.length; s++) {
-                long[] r = runRound(SUBJECTS[s], paceNanos);
+                if (kept[s] == null) {
+                    kept[s] = new Subject(SUBJECTS[s]);
+                }
+                long[] r = runRound(kept[s], paceNanos);
+                if (fresh) {
+                    kept[s].close();
+                    kept[s] = null;
+                }
                 System.out.printf("round %2d %-15s p50 %6d µs  p99 %6d µs  max %6d µs  armed in %6d µs%s%n",
                         round, SUBJECTS[s], r[0], r[1], r[2], r[3], round == 0 ? "  (warm-up)" : "");
                 if (round > 0) {
@@ -60,48 +74,61 @@ public final class ReactorTimeout {
                 }
             }
         }
-        System.out.printf("%nmedian of %d rounds (%d subscriptions, %s, timeout %d ms, 2 threads each)%n",
+        for (Subject subject : kept) {
+            if (subject != null) {
+                subject.close();
+            }
+        }
+        System.out.printf("%nmedian of %d rounds (%d subscriptions, %s, timeout %d ms, 2 threads each, %s)%n",
                 rounds, SUBSCRIPTIONS, paceNanos > 0 ? "one every " + paceNanos / 1_000 + " µs" : "unpaced",
-                TIMEOUT.toMillis());
+                TIMEOUT.toMillis(), fresh ? "a new executor every round" : "one executor for all rounds");
         for (int s = 0; s < SUBJECTS.length; s++) {
             System.out.printf("%-15s p50 %6d µs  p99 %6d µs  max %6d µs  armed in %6d µs%n", SUBJECTS[s],
                     median(results[s], 0), median(results[s], 1), median(results[s], 2), median(results[s], 3));
         }
     }
 
-    /** Lateness p50, p99 and max, and how long the subscriptions took, in µs. */
-    private static long[] runRound(String subject, long paceNanos) throws InterruptedException {
-        ScheduledExecutorService executor = subject.equals("jdk-stpe")
-                ? new ScheduledThreadPoolExecutor(2)
-                : WheelScheduledExecutor.builder().workers(2).build();
-        Scheduler scheduler = Schedulers.fromExecutorService(executor);
-        Histogram lateness = new Histogram(3);
-        CountDownLatch fired = new CountDownLatch(SUBSCRIPTIONS);
-        long armingNanos;
-        try {
-            long start = System.nanoTime();
-            for (int i = 0; i < SUBSCRIPTIONS; i++) {
-                long slot = start + i * paceNanos;
-                while (System.nanoTime() < slot) {
-                    Thread.onSpinWait(); // 20 µs apart: shorter than a park's own latency
-                }
-                long deadline = System.nanoTime() + TIMEOUT.toNanos();
-                Mono.never().timeout(TIMEOUT, scheduler).subscribe(value -> { }, error -> {
-                    long late = Math.max(0L, System.nanoTime() - deadline) / 1_000L;
-                    synchronized (lateness) {
-                        lateness.recordValue(late);
-                    }
-                    fired.countDown();
-                });
-            }
-            armingNanos = System.nanoTime() - start;
-            if (!fired.await(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException(subject + ": timeouts did not all fire in 30 s");
-            }
-        } finally {
+    /** One subject's executor and the Reactor scheduler over it. */
+    private static final class Subject {
+        final ScheduledExecutorService executor;
+        final Scheduler scheduler;
+
+        Subject(String name) {
+            executor = name.equals("jdk-stpe")
+                    ? new ScheduledThreadPoolExecutor(2)
+                    : WheelScheduledExecutor.builder().workers(2).build();
+            scheduler = Schedulers.fromExecutorService(executor);
+        }
+
+        void close() throws InterruptedException {
             scheduler.dispose();
             executor.shutdownNow();
             executor.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Lateness p50, p99 and max, and how long the subscriptions took, in µs. */
+    private static long[] runRound(Subject subject, long paceNanos) throws InterruptedException {
+        Histogram lateness = new Histogram(3);
+        CountDownLatch fired = new CountDownLatch(SUBSCRIPTIONS);
+        long start = System.nanoTime();
+        for (int i = 0; i < SUBSCRIPTIONS; i++) {
+            long slot = start + i * paceNanos;
+            while (System.nanoTime() < slot) {
+                Thread.onSpinWait(); // 20 µs apart: shorter than a park's own latency
+            }
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            Mono.never().timeout(TIMEOUT, subject.scheduler).subscribe(value -> { }, error -> {
+                long late = Math.max(0L, System.nanoTime() - deadline) / 1_000L;
+                synchronized (lateness) {
+                    lateness.recordValue(late);
+                }
+                fired.countDown();
+            });
+        }
+        long armingNanos = System.nanoTime() - start;
+        if (!fired.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("timeouts did not all fire in 30 s");
         }
         synchronized (lateness) {
             return new long[] {lateness.getValueAtPercentile(50), lateness.getValueAtPercentile(99),
