@@ -1174,8 +1174,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * the thread that schedules or cancels a task links or unlinks it in its wheel itself,
          * and a thread keeps to one wheel until it meets another there, so more wheels let more
          * threads schedule and cancel at once without meeting. Due tasks come out of all wheels
-         * in one deadline-then-submission order. The default is twice the number of processors,
-         * rounded down to a power of two (at most 64); 1 puts every task in one wheel.
+         * in one deadline-then-submission order. The default is four per processor, rounded down
+         * to a power of two (at most 64): twice the threads a server commonly schedules from, so
+         * that a thread that moves finds a wheel of its own. Each wheel costs about 46 KB; 1 puts
+         * every task in one wheel.
          *
          * @param shards a power of two from 1 to 64
          * @return this builder

@@ -180,9 +180,18 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return unit.toNanos(tolerance);
     }
 
-    /** The number of shards a queue has by default: twice the processors, as a power of two. */
+    /**
+     * The number of shards a queue has by default: four per processor, as a power of two (at most
+     * {@link WheelShard#MAX_SHARDS}). Twice the producer threads a server commonly has (Netty's
+     * event loops default to two per processor), so that a producer that meets a busy lock and
+     * moves (WheelShards [1]) most likely lands on a shard no other producer holds. With as many
+     * shards as producers, every move landed on another producer's shard and set off more
+     * moves: four producers of short timers on two cores, whose harvests take the shard locks
+     * every millisecond, ran at 11.8 M schedule+cancel pairs/s on 4 shards against 21.9 M on 8
+     * (benchmarks/results/churn-short-shards-2026-11-26.txt). A shard costs about 46 KB.
+     */
     static int defaultShardCount() {
-        int wanted = Math.min(WheelShard.MAX_SHARDS, 2 * Runtime.getRuntime().availableProcessors());
+        int wanted = Math.min(WheelShard.MAX_SHARDS, 4 * Runtime.getRuntime().availableProcessors());
         return Integer.highestOneBit(Math.max(1, wanted));
     }
 

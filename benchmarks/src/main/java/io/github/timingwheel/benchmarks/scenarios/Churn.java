@@ -29,6 +29,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Churn implements Scenario {
 
     static final Column RETAINED = Column.lower("retained KB after", 0);
+    /**
+     * The timers' delays, uniform in [min, max): 10 to 30 s, network timeouts that are almost
+     * always cancelled long before they are due; {@code -Dchurn.delay.ms=1-50} for short timers,
+     * which land in the wheel's first level and keep its harvests, and their shard locks, busy.
+     */
+    private static final long[] DELAY_RANGE_MS = delayRange(System.getProperty("churn.delay.ms", "10000-30000"));
+    private static final long MIN_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(DELAY_RANGE_MS[0]);
+    private static final long MAX_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(DELAY_RANGE_MS[1]);
+
+    private static long[] delayRange(String range) {
+        String[] bounds = range.split("-", 2);
+        long min = Long.parseLong(bounds[0].trim());
+        long max = Long.parseLong(bounds[1].trim());
+        if (min < 0 || max <= min) {
+            throw new IllegalArgumentException("churn.delay.ms must be min-max with 0 <= min < max: " + range);
+        }
+        return new long[] {min, max};
+    }
 
     private final int ring;
     private final int seconds;
@@ -52,7 +70,7 @@ final class Churn implements Scenario {
 
     @Override
     public String description() {
-        return String.format("each producer keeps %,d live timers (10-30 s); each step cancels the oldest and"
+        return String.format("each producer keeps %,d live timers (" + DELAY_RANGE_MS[0] + "-" + DELAY_RANGE_MS[1] + " ms); each step cancels the oldest and"
                 + " arms one; %d s with each of %s producers, timed until a zero-delay marker armed after the"
                 + " last pair fired", ring, seconds, Arrays.toString(threadCounts));
     }
@@ -179,7 +197,7 @@ final class Churn implements Scenario {
             this.handles = new Object[ring];
             SplittableRandom random = new SplittableRandom(seed);
             for (int i = 0; i < delays.length; i++) {
-                delays[i] = random.nextLong(TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(30));
+                delays[i] = random.nextLong(MIN_DELAY_NANOS, MAX_DELAY_NANOS);
             }
         }
 

@@ -30,7 +30,7 @@ public abstract class TimerSubject implements AutoCloseable {
 
     /** Every subject, in the order tables show them. */
     public static final List<String> NAMES = List.of(
-            "wheel-executor", "wheel-executor-1shard", "wheel-executor-1", "jdk-stpe",
+            "wheel-executor", "wheel-executor-1shard", "wheel-executor-8shards", "wheel-executor-16shards", "wheel-executor-1", "jdk-stpe",
             "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms", "baseline-executor", "baseline-timer");
 
     private final String name;
@@ -81,6 +81,10 @@ public abstract class TimerSubject implements AutoCloseable {
                     .workers(2).threadFactory(threads).build());
             case "wheel-executor-1shard" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
                     .workers(2).shards(1).threadFactory(threads).build());
+            case "wheel-executor-8shards" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
+                    .workers(2).shards(8).threadFactory(threads).build());
+            case "wheel-executor-16shards" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
+                    .workers(2).shards(16).threadFactory(threads).build());
             case "wheel-executor-1" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
                     .workers(1).threadFactory(threads).build());
             case "jdk-stpe" -> {
