@@ -70,9 +70,9 @@ final class Churn implements Scenario {
 
     @Override
     public String description() {
-        return String.format("each producer keeps %,d live timers (" + DELAY_RANGE_MS[0] + "-" + DELAY_RANGE_MS[1] + " ms); each step cancels the oldest and"
+        return String.format("each producer keeps %,d live timers (%,d-%,d ms); each step cancels the oldest and"
                 + " arms one; %d s with each of %s producers, timed until a zero-delay marker armed after the"
-                + " last pair fired", ring, seconds, Arrays.toString(threadCounts));
+                + " last pair fired", ring, DELAY_RANGE_MS[0], DELAY_RANGE_MS[1], seconds, Arrays.toString(threadCounts));
     }
 
     static Column pairs(int threads) {
