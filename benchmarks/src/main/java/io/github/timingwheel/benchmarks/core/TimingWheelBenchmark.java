@@ -132,8 +132,8 @@ public class TimingWheelBenchmark {
         return nodes;
     }
 
-    /** A random permutation of 0..count-1 (Fisher-Yates). */
-    static int[] permutation(int count, SplittableRandom random) {
+    /** A random permutation of 0..count-1 (Fisher-Yates); other benchmarks use it too. */
+    public static int[] permutation(int count, SplittableRandom random) {
         int[] order = new int[count];
         for (int i = 0; i < count; i++) {
             order[i] = i;

@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.executor;
 
+import io.github.timingwheel.benchmarks.core.TimingWheelBenchmark;
 import io.github.timingwheel.executor.RearmableFuture;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import java.lang.invoke.MethodHandles;
@@ -70,17 +71,7 @@ public class ColdTouchBenchmark {
             timeouts[i] = executor.scheduleRearmable(() -> { }, 30, TimeUnit.SECONDS);
             cells[i] = new Cell();
         }
-        order = new int[handles];
-        for (int i = 0; i < handles; i++) {
-            order[i] = i;
-        }
-        SplittableRandom random = new SplittableRandom(42);
-        for (int i = handles - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int swap = order[i];
-            order[i] = order[j];
-            order[j] = swap;
-        }
+        order = TimingWheelBenchmark.permutation(handles, new SplittableRandom(42));
     }
 
     @TearDown(Level.Trial)
