@@ -138,6 +138,20 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     there, [5]); in the overflow, its next scan. None is after the deadline. Waking
      *     there costs one poll that finds nothing due, after which nextEventTime() is exact
      *     again; a lone timer wakes a driver no more often than nextEventTime() would.
+     * [11] Staging (optional, StagingRing). A node due beyond level 0's span (more than a lap
+     *     of level-0 slots after currentTick: 'stageFrom') waits in a ring of recent arrivals
+     *     instead of being placed, and a cancel takes it out with a store of null. The ring's
+     *     nodes are placed, in arrival order, relative to currentTick at that moment: the
+     *     oldest quarter whenever an arrival finds it full, and all of them at the start of
+     *     every poll and peek (before advancing: so placement, the heap and [9] see them as if
+     *     they had been placed on arrival), and before forEach, peekEarliest and drain. So a
+     *     node is placed only if it lives through a quarter of the ring's arrivals or until
+     *     the wheel's next poll, whichever comes first; most network timeouts do not.
+     *     nextEventTime() and schedule's answer cover a staged node by its deadline (by then
+     *     a poll has placed it), so the ring changes no time a driver wakes at, only how soon
+     *     after its next wake-up a node reaches its slot. The oldest quarter placed on a full
+     *     ring is work an arrival does for a quarter of the capacity: bounded, and amortised
+     *     to one placement per arrival at most.
      */
 
     /**
@@ -174,6 +188,12 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     private long size;
     /** How many times a node was moved down by a cascade: work a test can bound per poll. */
     private long movedNodes;
+    /** Recent arrivals not yet placed ([11]), or null if this wheel stages nothing. */
+    private final StagingRing staging;
+    /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after currentTick. */
+    private long stageFrom;
+    /** How many staged nodes were placed: for tests' coverage. */
+    private long stagedPlaced;
     /**
      * Padding after the fields written on every schedule and cancel (with TimingWheelPad's
      * before them): several wheels used by threads on different cores (a sharded driver)
@@ -190,7 +210,25 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * @throws NullPointerException if {@code shape} is null
      */
     public TimingWheel(WheelShape shape, long originNanos) {
+        this(shape, originNanos, 0);
+    }
+
+    /**
+     * Creates a wheel whose time starts at {@code originNanos} and that keeps up to
+     * {@code stagingCapacity} recent arrivals due beyond level 0's span unplaced until they
+     * have lived a while ([11]): for churn, where most nodes are cancelled soon after they are
+     * scheduled. Behaviour is the same as without it; only the cost of a short-lived node
+     * changes.
+     *
+     * @param shape the geometry of the wheel
+     * @param originNanos a reading of the time source the wheel will be driven with
+     * @param stagingCapacity 0 for none, else a power of two from 4 to 65,536
+     * @throws NullPointerException if {@code shape} is null
+     * @throws IllegalArgumentException if {@code stagingCapacity} is neither 0 nor such a power of two
+     */
+    public TimingWheel(WheelShape shape, long originNanos, int stagingCapacity) {
         Objects.requireNonNull(shape, "shape");
+        this.staging = stagingCapacity == 0 ? null : new StagingRing(stagingCapacity);
         this.originNanos = originNanos;
         this.tickNanos = shape.tickNanos();
         this.ticks = new TickDivisor(tickNanos);
@@ -211,6 +249,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
+        this.stageFrom = stageFromTick(0L);
     }
 
     /** Creates a wheel of the {@link WheelShape#defaults() default shape}. */
@@ -293,7 +332,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         }
         node.deadline = Math.max(0L, deadline);
         node.sequence = sequence;
-        long event = place(node, ticks.divide(node.deadline));
+        long event = staging != null && node.deadline >= stageFrom
+                ? stage(node)
+                : place(node, ticks.divide(node.deadline));
         size++;
         return event;
     }
@@ -312,6 +353,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (emptied != null) {
                 markEmpty(emptied);
             }
+        } else if (StagingRing.isStaged(node)) {
+            staging.remove(node);
         } else if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
             due.remove(node);
         } else {
@@ -403,6 +446,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * would do nothing, and the tick's division is skipped.
      */
     private TimerNode dueHead(long now) {
+        placeStaged();
         TimerNode head = due.peek();
         if (head == null) {
             advanceTo(ticks.divide(now));
@@ -420,12 +464,13 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * @return that wheel time, or {@link Long#MAX_VALUE} if nothing is pending
      */
     public long nextEventTime() {
+        long staged = staging == null ? Long.MAX_VALUE : staging.earliest(); // [11]
         TimerNode head = due.peek();
         if (head != null) {
-            return head.deadline;
+            return Math.min(staged, head.deadline);
         }
         long eventTick = Math.min(nextCascadeTick(), nextPacingTick());
-        return eventTick == Long.MAX_VALUE ? Long.MAX_VALUE : eventTick * tickNanos;
+        return Math.min(staged, eventTick == Long.MAX_VALUE ? Long.MAX_VALUE : eventTick * tickNanos);
     }
 
     /**
@@ -447,6 +492,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      */
     @SuppressWarnings("unchecked")
     public T peekEarliest() {
+        placeStaged();
         TimerNode head = due.peek();
         if (head != null) {
             return (T) head;
@@ -489,6 +535,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     public void forEach(Consumer<? super T> action) {
         Objects.requireNonNull(action, "action");
         due.forEach(node -> action.accept((T) node));
+        if (staging != null) {
+            staging.forEach(node -> action.accept((T) node));
+        }
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
@@ -509,6 +558,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         Objects.requireNonNull(sink, "sink");
         // Empty the wheel before the sink runs, so that the sink may schedule into it again.
         List<TimerNode> drained = new ArrayList<>((int) Math.min(size, 1 << 16));
+        if (staging != null) {
+            for (TimerNode node; (node = staging.takeBefore(staging.end())) != null; ) {
+                drained.add(node);
+            }
+        }
         due.clear(drained::add);
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
@@ -531,6 +585,45 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return "TimingWheel[size=" + size + ", due=" + due.size() + ", currentTick=" + currentTick
                 + ", tickNanos=" + tickNanos + ", slotsPerLevel=" + ((ringMask + 1) / 2)
                 + ", levels=" + levels + "]";
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Staging ([11]).
+
+    /**
+     * Stages an arrival; if the ring is full, first places its oldest quarter.
+     *
+     * @return the wheel time by which a driver must poll on account of this node and of those
+     *     placed to make room ([10])
+     */
+    private long stage(TimerNode node) {
+        long event = Long.MAX_VALUE;
+        if (staging.isFull()) {
+            int end = staging.endOfOldest(staging.capacity() / 4);
+            for (TimerNode oldest; (oldest = staging.takeBefore(end)) != null; ) {
+                event = Math.min(event, place(oldest, ticks.divide(oldest.deadline)));
+                stagedPlaced++;
+            }
+        }
+        staging.add(node);
+        return Math.min(event, node.deadline);
+    }
+
+    /** Places every staged node, in arrival order, relative to currentTick ([11]). */
+    private void placeStaged() {
+        if (staging == null || staging.isEmpty()) {
+            return;
+        }
+        for (TimerNode node; (node = staging.takeBefore(staging.end())) != null; ) {
+            place(node, ticks.divide(node.deadline));
+            stagedPlaced++;
+        }
+    }
+
+    /** stageFrom ([11]) for a wheel at {@code tick}: the start of the tick a level-0 lap after it. */
+    private long stageFromTick(long tick) {
+        long fromTick = tick + (1L << slotBits) + 1;
+        return fromTick > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : fromTick * tickNanos;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -606,6 +699,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
             paceEarlyCascades(from);
         }
+        stageFrom = stageFromTick(currentTick);
     }
 
     /** Re-places every bucket that starts at {@code tick}, the current tick ([4]). */
@@ -798,6 +892,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return due;
     }
 
+    /** The staging ring ([11]), or null. */
+    StagingRing staging() {
+        return staging;
+    }
+
     Bucket bucket(int level, int slot) {
         return buckets[level][slot];
     }
@@ -829,6 +928,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     /** The buckets per level: two laps of slotsPerLevel. */
     int ringSize() {
         return ringMask + 1;
+    }
+
+    /** How many staged nodes were placed so far ([11]). */
+    long stagedPlaced() {
+        return stagedPlaced;
     }
 
     /** How many node moves cascades have made so far. */

@@ -47,6 +47,11 @@ class TimingWheelModelTest {
     private static final int MAX_PENDING = 4_000;
     private static final int RECENT = 1_024;
     /**
+     * Staging capacities a run's wheels get (TimingWheel [11]): none, and a ring small enough
+     * that arrivals often find it full and place its oldest quarter.
+     */
+    private static final int[] STAGING = {0, 8};
+    /**
      * (deadline, the wheel's sequence): the sequence is the scheduling order, and a re-armed
      * node is scheduled anew. A node is taken out of the model before the wheel gives it a new
      * sequence, and put back after.
@@ -56,7 +61,7 @@ class TimingWheelModelTest {
                     .thenComparingInt(node -> node.id); // a node never scheduled is no pending one
 
     /** One run: a shape, an origin and a seed. */
-    record Run(String name, WheelShape shape, long origin, long seed, long steps) {
+    record Run(String name, WheelShape shape, long origin, int staging, long seed, long steps) {
         @Override
         public String toString() {
             return name;
@@ -67,14 +72,18 @@ class TimingWheelModelTest {
         SplittableRandom seeds = new SplittableRandom();
         List<Named<WheelShape>> shapes = WheelFixtures.shapes();
         int originCount = WheelFixtures.origins(0L).size();
-        long stepsPerRun = Math.max(1, (TOTAL_STEPS + shapes.size() * originCount - 1) / (shapes.size() * originCount));
+        int runCount = shapes.size() * originCount * STAGING.length;
+        long stepsPerRun = Math.max(1, (TOTAL_STEPS + runCount - 1) / runCount);
         List<Arguments> runs = new ArrayList<>();
         for (Named<WheelShape> shape : shapes) {
             for (int i = 0; i < originCount; i++) {
-                long seed = FIXED_SEED != null ? FIXED_SEED : seeds.nextLong();
-                Named<Long> origin = WheelFixtures.origins(new SplittableRandom(seed).nextLong()).get(i);
-                String name = shape.getName() + ", " + origin.getName() + ", seed=" + seed + ", steps=" + stepsPerRun;
-                runs.add(Arguments.of(new Run(name, shape.getPayload(), origin.getPayload(), seed, stepsPerRun)));
+                for (int staging : STAGING) {
+                    long seed = FIXED_SEED != null ? FIXED_SEED : seeds.nextLong();
+                    Named<Long> origin = WheelFixtures.origins(new SplittableRandom(seed).nextLong()).get(i);
+                    String name = shape.getName() + ", " + origin.getName() + ", staging " + staging + ", seed=" + seed
+                            + ", steps=" + stepsPerRun;
+                    runs.add(Arguments.of(new Run(name, shape.getPayload(), origin.getPayload(), staging, seed, stepsPerRun)));
+                }
             }
         }
         return runs.stream();
@@ -102,6 +111,7 @@ class TimingWheelModelTest {
         final SplittableRandom random;
         final long steps;
         final ManualTimeSource clock;
+        final int staging;
         TimingWheel<TestNode> wheel;
         /** The reference: pending nodes by (deadline, scheduling order). */
         final TreeSet<TestNode> model = new TreeSet<>(SCHEDULING_ORDER);
@@ -115,6 +125,9 @@ class TimingWheelModelTest {
         long scheduledIntoHeap;
         long restarts;
         long rearmed;
+        /** Cancels of staged nodes, and staged nodes placed, in wheels before this one (TimingWheel [11]). */
+        long stagedCancels;
+        long stagedPlaced;
         final boolean[] levelSeen;
         boolean overflowSeen;
         /** The model's own wheel time, checked against the wheel's. */
@@ -131,7 +144,8 @@ class TimingWheelModelTest {
             this.random = new SplittableRandom(run.seed);
             this.steps = run.steps;
             this.clock = new ManualTimeSource(run.origin);
-            this.wheel = new TimingWheel<>(shape, run.origin);
+            this.staging = run.staging;
+            this.wheel = new TimingWheel<>(shape, run.origin, staging);
             this.levelSeen = new boolean[shape.levels()];
         }
 
@@ -163,7 +177,9 @@ class TimingWheelModelTest {
             if (steps >= 20_000) {
                 check(fired > steps / 20 && cancelled > steps / 50 && rejectedCancels > steps / 50
                         && scheduledIntoHeap > steps / 100 && restarts > 0 && rearmed > steps / 100 && overflowSeen
-                        && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen(), this::coverage);
+                        && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen()
+                        && (staging == 0 || stagedCancels > steps / 200 && stagedPlaced + wheel.stagedPlaced() > steps / 100),
+                        this::coverage);
             }
         }
 
@@ -188,7 +204,8 @@ class TimingWheelModelTest {
         String coverage() {
             return "too little coverage: fired=" + fired + ", cancelled=" + cancelled + ", rejectedCancels="
                     + rejectedCancels + ", scheduledIntoHeap=" + scheduledIntoHeap + ", restarts=" + restarts
-                    + ", rearmed=" + rearmed + ", overflowSeen=" + overflowSeen + ", partialPolls=" + partialPolls + ", lagging=" + lagging
+                    + ", rearmed=" + rearmed + ", stagedCancels=" + stagedCancels + ", stagedPlaced=" + (stagedPlaced + wheel.stagedPlaced())
+                    + ", overflowSeen=" + overflowSeen + ", partialPolls=" + partialPolls + ", lagging=" + lagging
                     + ", levelSeen=" + Arrays.toString(levelSeen);
         }
 
@@ -199,7 +216,7 @@ class TimingWheelModelTest {
             TestNode node = new TestNode(nextId++);
             wheel.schedule(node, deadline);
             model.add(node);
-            scheduledIntoHeap += node.heapIndex != TimerNode.NOT_IN_HEAP ? 1 : 0;
+            scheduledIntoHeap += node.heapIndex != TimerNode.NOT_IN_HEAP && !StagingRing.isStaged(node) ? 1 : 0;
             recent[node.id % RECENT] = node;
         }
 
@@ -210,6 +227,7 @@ class TimingWheelModelTest {
                     : kind < 5 ? randomPending()
                     : recent[random.nextInt(RECENT)]; // pending, fired or cancelled
             if (node != null) {
+                stagedCancels += StagingRing.isStaged(node) ? 1 : 0;
                 boolean expected = model.remove(node);
                 check(wheel.cancel(node) == expected, () -> "cancel(" + node + ") != " + expected);
                 check(!node.isScheduled(), () -> node + " still scheduled after cancel");
@@ -342,7 +360,8 @@ class TimingWheelModelTest {
             WheelInvariants.check(wheel);
             model.clear();
             restarts++;
-            wheel = new TimingWheel<>(shape, clock.nanoTime());
+            stagedPlaced += wheel.stagedPlaced();
+            wheel = new TimingWheel<>(shape, clock.nanoTime(), staging);
             now = 0;
         }
 

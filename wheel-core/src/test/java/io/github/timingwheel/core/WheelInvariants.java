@@ -23,6 +23,8 @@ import java.util.function.Supplier;
  *   <li>Each bucket's count is at least its length, and 0 when it is empty.
  *   <li>Links: each ring is consistent both ways, nodes in a ring are not in the heap, heap nodes
  *       are in no ring, no node is in two places.
+ *   <li>Staged nodes (TimingWheel [11]) are in no ring and not in the heap, each at the ring
+ *       index its heapIndex names, and no staged deadline is before the ring's bound.
  *   <li>The nodes found add up to {@link TimingWheel#size()}.
  * </ol>
  */
@@ -32,6 +34,7 @@ final class WheelInvariants {
     static final int OVERFLOW = Bucket.OVERFLOW;
     static final int HEAP = -2;
     static final int NOWHERE = -3;
+    static final int STAGED = -4;
 
     private WheelInvariants() {
     }
@@ -54,11 +57,15 @@ final class WheelInvariants {
                 () -> "empty overflow with bound " + wheel.overflowMinTick());
         checkRing(wheel, overflow, seen);
         checkHeap(wheel, seen);
+        checkStaging(wheel, seen);
         require(seen.size() == wheel.size(), wheel, () -> "found " + seen.size() + " nodes");
     }
 
     /** Where {@code node} is: a level, {@link #OVERFLOW}, {@link #HEAP} or {@link #NOWHERE}. */
     static int locate(TimingWheel<?> wheel, TimerNode node) {
+        if (StagingRing.isStaged(node)) {
+            return STAGED;
+        }
         if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
             DueHeap due = wheel.dueHeap();
             require(node.heapIndex >= 0 ? due.heapNode(node.heapIndex) == node : due.inRunAtItsIndex(node), wheel,
@@ -92,6 +99,23 @@ final class WheelInvariants {
         long length = wheel.size() + 1 - limit;
         require(bucket.count >= length && (length > 0 || bucket.count == 0), wheel,
                 () -> bucket + " counts " + bucket.count + " for " + length + " nodes");
+    }
+
+    private static void checkStaging(TimingWheel<?> wheel, Set<TimerNode> seen) {
+        StagingRing staging = wheel.staging();
+        if (staging == null) {
+            return;
+        }
+        int[] live = new int[1];
+        staging.forEach(node -> {
+            live[0]++;
+            require(StagingRing.isStaged(node) && node.next == null && node.prev == null, wheel,
+                    () -> node + " staged but linked or not marked staged");
+            require(seen.add(node), wheel, () -> node + " staged and elsewhere, or staged twice");
+            require(node.deadline >= staging.earliest(), wheel,
+                    () -> node + " staged before the ring's bound " + staging.earliest());
+        });
+        require(live[0] == staging.size(), wheel, () -> "the ring counts " + staging.size() + " for " + live[0]);
     }
 
     private static void checkPlacement(TimingWheel<?> wheel, Bucket bucket, TimerNode node) {

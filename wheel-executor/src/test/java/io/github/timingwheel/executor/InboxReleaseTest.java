@@ -30,7 +30,13 @@ class InboxReleaseTest {
     void aCancelInPlace_releasesItsTaskAtOnce_withoutWakingTheLeader() throws InterruptedException {
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).daemon(true).build();
         try {
-            executor.schedule(() -> { }, 1, HOURS); // the leader parks until then
+            // The leader parks until then. Armed on another thread, so on another shard: among
+            // this thread's arrivals it would outlive its shard's staging ring, and be placed in
+            // its slot, whose start comes before its deadline, which wakes the leader once to
+            // plan again (TimingWheel [11]).
+            Thread armer = new Thread(() -> executor.schedule(() -> { }, 1, HOURS));
+            armer.start();
+            armer.join();
             awaitCondition("the leader parked", () -> executor.queue().leaderParked());
             long wakeUpsBefore = executor.queue().leaderWakeUps();
 

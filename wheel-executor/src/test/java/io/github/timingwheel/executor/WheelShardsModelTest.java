@@ -110,7 +110,9 @@ class WheelShardsModelTest {
     void aBurstInOneSlot_publishesTheStartOfItsEarlyCascade() throws Exception {
         long slotStart = MILLISECONDS.toNanos(1_984);
         long firstDeadline = MILLISECONDS.toNanos(2_000);
-        int burst = 2_048; // more than the 1,024 nodes from which TimingWheel paces a slot
+        // More than the 1,024 nodes from which TimingWheel paces a slot, beyond what the shard's
+        // staging ring keeps unplaced (TimingWheel [11]), which publishes the deadlines it holds.
+        int burst = WheelShard.STAGING_CAPACITY + 2_048;
         for (boolean throughInbox : new boolean[] {false, true}) {
             WheelShards shards = new WheelShards(2, WheelShape.defaults(), 0L);
             WheelShard shard = shards.shardOf(new ModelTask(0, 1, firstDeadline));
