@@ -19,9 +19,9 @@ abstract class StagingRingPad {
  *
  * <p>A node here counts as scheduled: {@code heapIndex} holds {@link #BASE} plus its index in
  * the ring, which neither the due heap (0 and up) nor the due run (-2 down to about
- * -2^31 + 2^16) uses. The wheel places the nodes here: the oldest quarter when the ring is
- * full, and all of them before it advances, before a view and when asked. Not thread-safe: the
- * wheel's own rule.
+ * -2^31 + 2^16) uses. The wheel places the nodes here (TimingWheel [11]): the oldest quarter
+ * when an arrival finds the ring full, and all of them at the start of every poll. Not
+ * thread-safe: the wheel's own rule.
  */
 final class StagingRing extends StagingRingPad {
 
@@ -57,7 +57,7 @@ final class StagingRing extends StagingRingPad {
      */
     StagingRing(int capacity) {
         if (capacity < 4 || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("staging capacity must be a power of two from 4 to "
+            throw new IllegalArgumentException("stagingCapacity must be 0 or a power of two from 4 to "
                     + MAX_CAPACITY + ": " + capacity);
         }
         this.nodes = new TimerNode[capacity];

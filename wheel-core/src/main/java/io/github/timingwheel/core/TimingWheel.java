@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  *   <li><b>Bounded steps:</b> a slot's nodes move down a level a share at a time while the
  *       slot before it passes, so a driver that wakes at {@link #nextEventTime()} moves about a
  *       thousand nodes per level per wake-up (or one tick's share of a slot, if that is more),
- *       not a whole slot (tens of thousands in a burst) in one poll.
+ *       not a whole slot (tens of thousands in a burst) in one poll; a wheel made with a
+ *       staging ring first places at most the ring's capacity of recent arrivals.
  *   <li><b>Prompt release:</b> a cancelled or polled node is unlinked at once; the wheel keeps
  *       no reference to it.
  * </ul>
@@ -139,19 +140,24 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     there costs one poll that finds nothing due, after which nextEventTime() is exact
      *     again; a lone timer wakes a driver no more often than nextEventTime() would.
      * [11] Staging (optional, StagingRing). A node due beyond level 0's span (more than a lap
-     *     of level-0 slots after currentTick: 'stageFrom') waits in a ring of recent arrivals
+     *     of level-0 slots and a tick after the time of the last poll: 'stageFrom'; not after
+     *     currentTick, which lags the clock while due nodes wait, [9], so that in a flood every
+     *     arrival due now would be staged) waits in a ring of recent arrivals
      *     instead of being placed, and a cancel takes it out with a store of null. The ring's
      *     nodes are placed, in arrival order, relative to currentTick at that moment: the
-     *     oldest quarter whenever an arrival finds it full, and all of them at the start of
-     *     every poll and peek (before advancing: so placement, the heap and [9] see them as if
-     *     they had been placed on arrival), and before forEach, peekEarliest and drain. So a
-     *     node is placed only if it lives through a quarter of the ring's arrivals or until
-     *     the wheel's next poll, whichever comes first; most network timeouts do not.
-     *     nextEventTime() and schedule's answer cover a staged node by its deadline (by then
-     *     a poll has placed it), so the ring changes no time a driver wakes at, only how soon
-     *     after its next wake-up a node reaches its slot. The oldest quarter placed on a full
-     *     ring is work an arrival does for a quarter of the capacity: bounded, and amortised
-     *     to one placement per arrival at most.
+     *     oldest quarter whenever an arrival finds the ring full, and all of them at the start
+     *     of every poll, peek and peekEarliest (before advancing: so placement, the heap and [9]
+     *     see them as if they had been placed on arrival); forEach visits them where they are
+     *     and drain takes them. So a node is placed only if it outlives three quarters of the
+     *     ring's arrivals or lasts until the wheel's next poll, whichever comes first; most
+     *     network timeouts do not. nextEventTime() and schedule's answer cover a staged node
+     *     by its deadline, by which a poll has placed it. Placed later, a node may need an
+     *     earlier wake-up (its slot's start, [10]): the schedule whose arrival placed it
+     *     returns that, so a driver parked past it wakes once more to plan again, as for any
+     *     schedule that brings the next event forward. A full ring's oldest quarter is work
+     *     an arrival does for a quarter of the ring's arrivals: amortised, one placement per
+     *     arrival at most. A poll places at most the ring's capacity of staged nodes before
+     *     it advances, on top of the bounded steps of [5].
      */
 
     /**
@@ -190,8 +196,10 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     private long movedNodes;
     /** Recent arrivals not yet placed ([11]), or null if this wheel stages nothing. */
     private final StagingRing staging;
-    /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after currentTick. */
+    /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after the last poll. */
     private long stageFrom;
+    /** A lap of level 0 and a tick, in nanoseconds: how far after a poll stageFrom lies ([11]). */
+    private final long stageLeadNanos;
     /** How many staged nodes were placed: for tests' coverage. */
     private long stagedPlaced;
     /**
@@ -249,7 +257,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
-        this.stageFrom = stageFromTick(0L);
+        long leadTicks = (1L << slotBits) + 1;
+        this.stageLeadNanos = leadTicks > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : leadTicks * tickNanos;
+        this.stageFrom = stageLeadNanos;
     }
 
     /** Creates a wheel of the {@link WheelShape#defaults() default shape}. */
@@ -446,6 +456,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * would do nothing, and the tick's division is skipped.
      */
     private TimerNode dueHead(long now) {
+        stageFrom = Math.max(stageFrom, addSaturated(now, stageLeadNanos)); // [11]
         placeStaged();
         TimerNode head = due.peek();
         if (head == null) {
@@ -620,12 +631,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         }
     }
 
-    /** stageFrom ([11]) for a wheel at {@code tick}: the start of the tick a level-0 lap after it. */
-    private long stageFromTick(long tick) {
-        long fromTick = tick + (1L << slotBits) + 1;
-        return fromTick > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : fromTick * tickNanos;
-    }
-
     // ---------------------------------------------------------------------------------------
     // Placement and cascading.
 
@@ -699,7 +704,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
             paceEarlyCascades(from);
         }
-        stageFrom = stageFromTick(currentTick);
     }
 
     /** Re-places every bucket that starts at {@code tick}, the current tick ([4]). */
