@@ -33,6 +33,25 @@ class TimingWheelStagingTest {
         WheelInvariants.check(wheel);
     }
 
+    /**
+     * A wheel with a due node left unpolled stops advancing at that node's tick ([9]): the
+     * threshold follows the time of the last poll, not currentTick, or in a flood every
+     * arrival due now would be staged and placed again (the flood ran at half its rate).
+     */
+    @Test
+    void whileDueNodesWait_anArrivalDueNow_isNotStaged() {
+        schedule(MILLISECONDS.toNanos(1));
+        long now = MILLISECONDS.toNanos(10_000);
+        assertThat(wheel.peekDue(now)).as("a due node left in the heap").isNotNull();
+
+        TestNode dueNow = schedule(now);
+        TestNode dueLater = schedule(now + MILLISECONDS.toNanos(66));
+
+        assertThat(WheelInvariants.locate(wheel, dueNow)).isNotEqualTo(WheelInvariants.STAGED);
+        assertThat(WheelInvariants.locate(wheel, dueLater)).isEqualTo(WheelInvariants.STAGED);
+        WheelInvariants.check(wheel);
+    }
+
     @Test
     void aStagedNode_answersItsDeadline_andBoundsTheNextEvent() {
         long deadline = MILLISECONDS.toNanos(10_000);
