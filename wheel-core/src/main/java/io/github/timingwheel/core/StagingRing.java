@@ -69,6 +69,11 @@ final class StagingRing extends StagingRingPad {
         return (node.heapIndex - BASE) >>> MAX_CAPACITY_BITS == 0; // from BASE to BASE + MAX_CAPACITY - 1
     }
 
+    /** Whether {@code node}, marked staged, is the entry at the index its heapIndex names. */
+    boolean holdsAtItsIndex(TimerNode node) {
+        return isStaged(node) && (node.heapIndex - BASE) < nodes.length && nodes[node.heapIndex - BASE] == node;
+    }
+
     boolean isFull() {
         return tail - head == nodes.length;
     }

@@ -400,6 +400,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     @SuppressWarnings("unchecked") // only T instances are ever scheduled
     public T peekDue(long nanoTime) {
         long now = wheelTime(nanoTime);
+        beginPoll(now);
         TimerNode head = dueHead(now);
         return head == null || head.deadline > now ? null : (T) head;
     }
@@ -435,6 +436,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     }
 
     private int drainDue(long now, TimerNode bound, T[] into, int from, int max) {
+        beginPoll(now);
         int count = 0;
         while (count < max) {
             TimerNode head = dueHead(now);
@@ -456,8 +458,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * would do nothing, and the tick's division is skipped.
      */
     private TimerNode dueHead(long now) {
-        stageFrom = Math.max(stageFrom, addSaturated(now, stageLeadNanos)); // [11]
-        placeStaged();
         TimerNode head = due.peek();
         if (head == null) {
             advanceTo(ticks.divide(now));
@@ -608,27 +608,44 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     placed to make room ([10])
      */
     private long stage(TimerNode node) {
-        long event = Long.MAX_VALUE;
-        if (staging.isFull()) {
-            int end = staging.endOfOldest(staging.capacity() / 4);
-            for (TimerNode oldest; (oldest = staging.takeBefore(end)) != null; ) {
-                event = Math.min(event, place(oldest, ticks.divide(oldest.deadline)));
-                stagedPlaced++;
-            }
-        }
+        long event = staging.isFull()
+                ? placeStagedBefore(staging.endOfOldest(staging.capacity() / 4))
+                : Long.MAX_VALUE;
         staging.add(node);
         return Math.min(event, node.deadline);
     }
 
+    /**
+     * What every poll does first, once ([11]): moves the staging threshold to a lap of level 0
+     * after {@code now}, and places every staged node before anything is looked at.
+     */
+    private void beginPoll(long now) {
+        if (staging != null) {
+            stageFrom = Math.max(stageFrom, addSaturated(now, stageLeadNanos));
+            placeStaged();
+        }
+    }
+
     /** Places every staged node, in arrival order, relative to currentTick ([11]). */
     private void placeStaged() {
-        if (staging == null || staging.isEmpty()) {
-            return;
+        if (staging != null && !staging.isEmpty()) {
+            placeStagedBefore(staging.end());
         }
-        for (TimerNode node; (node = staging.takeBefore(staging.end())) != null; ) {
-            place(node, ticks.divide(node.deadline));
+    }
+
+    /**
+     * Places the staged nodes at ring positions before {@code end}, in arrival order, relative
+     * to currentTick ([11]).
+     *
+     * @return the earliest wheel time by which a driver must poll on their account ([10])
+     */
+    private long placeStagedBefore(int end) {
+        long event = Long.MAX_VALUE;
+        for (TimerNode node; (node = staging.takeBefore(end)) != null; ) {
+            event = Math.min(event, place(node, ticks.divide(node.deadline)));
             stagedPlaced++;
         }
+        return event;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -109,8 +109,8 @@ final class WheelInvariants {
         int[] live = new int[1];
         staging.forEach(node -> {
             live[0]++;
-            require(StagingRing.isStaged(node) && node.next == null && node.prev == null, wheel,
-                    () -> node + " staged but linked or not marked staged");
+            require(staging.holdsAtItsIndex(node) && node.next == null && node.prev == null, wheel,
+                    () -> node + " staged but linked, or not at the ring index its heapIndex names");
             require(seen.add(node), wheel, () -> node + " staged and elsewhere, or staged twice");
             require(node.deadline >= staging.earliest(), wheel,
                     () -> node + " staged before the ring's bound " + staging.earliest());
