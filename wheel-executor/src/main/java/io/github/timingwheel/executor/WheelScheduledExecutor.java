@@ -1176,7 +1176,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * threads schedule and cancel at once without meeting. Due tasks come out of all wheels
          * in one deadline-then-submission order. The default is four per processor, rounded down
          * to a power of two (at most 64): twice the threads a server commonly schedules from, so
-         * that a thread that moves finds a wheel of its own. Each wheel costs about 46 KB; 1 puts
+         * that a thread that moves finds a wheel of its own. Each wheel costs about 55 KB; 1 puts
          * every task in one wheel.
          *
          * @param shards a power of two from 1 to 64

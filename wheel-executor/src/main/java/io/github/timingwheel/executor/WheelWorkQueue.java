@@ -188,7 +188,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * shards as producers, every move landed on another producer's shard and set off more
      * moves: four producers of short timers on two cores, whose harvests take the shard locks
      * every millisecond, ran at 11.8 M schedule+cancel pairs/s on 4 shards against 21.9 M on 8
-     * (benchmarks/results/churn-short-shards-2026-11-26.txt). A shard costs about 46 KB.
+     * (benchmarks/results/churn-short-shards-2026-11-26.txt). A shard costs about 55 KB
+     * (benchmarks/results/shard-cost-2026-11-26.txt, its staging ring 8 KB of it).
      */
     static int defaultShardCount() {
         int wanted = Math.min(WheelShard.MAX_SHARDS, 4 * Runtime.getRuntime().availableProcessors());
