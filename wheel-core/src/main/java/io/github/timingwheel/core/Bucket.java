@@ -1,12 +1,19 @@
 package io.github.timingwheel.core;
 
 /**
- * One slot of the wheel: a circular, intrusive, doubly-linked list whose sentinel is this
- * object. Appending and unlinking are O(1) and allocate nothing; an empty bucket's sentinel
+ * One lane of a slot of the wheel: a circular, intrusive, doubly-linked list whose sentinel is
+ * this object. Appending and unlinking are O(1) and allocate nothing; an empty lane's sentinel
  * points to itself.
  *
- * <p>Order within a bucket is append order, but nothing relies on it: the due heap restores
- * exact (deadline, sequence) order.
+ * <p>A slot is one lane, or several (TimingWheel [12]): then the slot's first lane holds the
+ * others ({@link #lanes}), appends go round them in turn, and a walk of the whole slot follows
+ * every lane's list at once, so that the cache misses of their nodes overlap instead of coming
+ * one after another. A slot that may have lanes makes them the first time its first lane holds
+ * {@link #LANES_FROM} nodes, and keeps them: a wheel whose slots stay small pays nothing for
+ * them. Methods named for the slot are called on its first lane.
+ *
+ * <p>Order within a lane is append order, but nothing relies on it: the due heap restores exact
+ * (deadline, sequence) order.
  */
 final class Bucket extends TimerNode {
 
@@ -24,15 +31,103 @@ final class Bucket extends TimerNode {
 
     static final int OVERFLOW = -1;
 
+    /** A slot makes its lanes when its first lane holds this many nodes: smaller walks are short. */
+    static final int LANES_FROM = 16;
+
+    /** The lanes the slot may have: 1, or a power of two it makes when it grows. First lane only. */
+    private final int laneTarget;
+    /** The slot's lanes, this one first, once made; else null. First lane only. */
+    private Bucket[] lanes;
+    /**
+     * The lane the slot's next append goes to: appends go round the lanes in turn, from lane 0
+     * after the slot was last emptied, so that a walk that takes one node of each lane in turn
+     * meets them in the order they came. First lane only.
+     */
+    private int nextLane;
+
+    /** A slot of one lane. */
     Bucket(int level, int slot) {
+        this(level, slot, 1);
+    }
+
+    /**
+     * A slot that makes {@code laneTarget} lanes (a power of two), this one the first, once it
+     * holds {@link #LANES_FROM} nodes; one lane until then.
+     */
+    Bucket(int level, int slot, int laneTarget) {
         this.level = level;
         this.slot = slot;
         this.prev = this;
         this.next = this;
+        this.laneTarget = laneTarget;
     }
 
+    /** Whether this lane is empty; see {@link #slotIsEmpty()} for the slot. */
     boolean isEmpty() {
         return next == this;
+    }
+
+    /** The slot's number of lanes, a power of two. */
+    int laneCount() {
+        return lanes == null ? 1 : lanes.length;
+    }
+
+    /** The slot's lane {@code i}; lane 0 is this. */
+    Bucket lane(int i) {
+        return lanes == null ? this : lanes[i];
+    }
+
+    /** Links {@code node} at the tail of the slot's next lane in turn, making the lanes when it is time. */
+    void add(TimerNode node) {
+        if (lanes == null) {
+            if (laneTarget == 1 || count < LANES_FROM) {
+                append(node);
+                return;
+            }
+            makeLanes();
+        }
+        lanes[nextLane].append(node);
+        nextLane = (nextLane + 1) & (lanes.length - 1);
+    }
+
+    private void makeLanes() {
+        Bucket[] made = new Bucket[laneTarget];
+        made[0] = this;
+        for (int i = 1; i < laneTarget; i++) {
+            made[i] = new Bucket(level, slot);
+        }
+        lanes = made;
+        nextLane = 0;
+    }
+
+    /** Whether every lane of the slot is empty. */
+    boolean slotIsEmpty() {
+        if (lanes == null) {
+            return isEmpty();
+        }
+        for (Bucket lane : lanes) {
+            if (!lane.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The sum of the lanes' counts: an upper bound of the slot's length, as {@link #count} is of a lane's. */
+    long slotCount() {
+        if (lanes == null) {
+            return count;
+        }
+        long sum = 0;
+        for (Bucket lane : lanes) {
+            sum += lane.count;
+        }
+        return sum;
+    }
+
+    /** Tells the slot it is empty: appends start again from lane 0. */
+    void slotEmptied() {
+        nextLane = 0;
     }
 
     /** Links {@code node} at the tail. */
@@ -46,9 +141,9 @@ final class Bucket extends TimerNode {
     }
 
     /**
-     * Unlinks {@code node} from whichever bucket holds it.
+     * Unlinks {@code node} from whichever lane holds it.
      *
-     * @return that bucket if the node was its last entry, else null
+     * @return that lane if the node was its last entry, else null
      */
     static Bucket unlink(TimerNode node) {
         TimerNode before = node.prev;

@@ -130,6 +130,8 @@ class TimingWheelModelTest {
         long stagedPlaced;
         final boolean[] levelSeen;
         boolean overflowSeen;
+        /** Whether a slot with lanes was seen (TimingWheel [12]): clumps make them. */
+        boolean lanesSeen;
         /** The model's own wheel time, checked against the wheel's. */
         long now;
         /** Advances that left due nodes unpolled, and schedules and cancels made while any were. */
@@ -156,7 +158,11 @@ class TimingWheelModelTest {
                     restart();
                 } else if (choice < 9) {
                     lagging += lagsTheClock() ? 1 : 0;
-                    schedule(delay());
+                    if (random.nextInt(256) == 0) {
+                        scheduleClump(delay());
+                    } else {
+                        schedule(delay());
+                    }
                 } else if (choice < 14) {
                     lagging += lagsTheClock() ? 1 : 0;
                     cancel();
@@ -179,7 +185,7 @@ class TimingWheelModelTest {
             if (steps >= 20_000) {
                 check(fired > steps / 20 && cancelled > steps / 50 && rejectedCancels > steps / 50
                         && scheduledIntoHeap > steps / 100 && restarts > 0 && rearmed > steps / 100 && overflowSeen
-                        && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen()
+                        && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen() && lanesSeen
                         && (staging == 0 || stagedCancels > steps / 200 && stagedPlaced + wheel.stagedPlaced() > steps / 100),
                         this::coverage);
             }
@@ -187,6 +193,11 @@ class TimingWheelModelTest {
 
         void recordCoverage() {
             overflowSeen |= !wheel.overflowBucket().isEmpty();
+            for (int level = 0; level < Math.min(TimingWheel.LANED_LEVELS, shape.levels()) && !lanesSeen; level++) {
+                for (int slot = 0; slot < wheel.ringSize() && !lanesSeen; slot++) {
+                    lanesSeen = wheel.bucket(level, slot).laneCount() > 1;
+                }
+            }
             for (int level = 0; level < levelSeen.length; level++) {
                 for (int slot = 0; slot < shape.slotsPerLevel() && !levelSeen[level]; slot++) {
                     levelSeen[level] = wheel.isOccupied(level, slot);
@@ -208,7 +219,19 @@ class TimingWheelModelTest {
                     + rejectedCancels + ", scheduledIntoHeap=" + scheduledIntoHeap + ", restarts=" + restarts
                     + ", rearmed=" + rearmed + ", stagedCancels=" + stagedCancels + ", stagedPlaced=" + (stagedPlaced + wheel.stagedPlaced())
                     + ", overflowSeen=" + overflowSeen + ", partialPolls=" + partialPolls + ", lagging=" + lagging
-                    + ", levelSeen=" + Arrays.toString(levelSeen);
+                    + ", levelSeen=" + Arrays.toString(levelSeen) + ", lanesSeen=" + lanesSeen;
+        }
+
+        /**
+         * Schedules a clump: more nodes than a slot holds before it makes its lanes (TimingWheel
+         * [12]), due within a tick of {@code delay}, as a burst armed for one moment is.
+         */
+        void scheduleClump(long delay) {
+            int count = Bucket.LANES_FROM + 1 + random.nextInt(Bucket.LANES_FROM);
+            long base = Math.max(0L, delay);
+            for (int i = 0; i < count; i++) {
+                schedule(base > Long.MAX_VALUE - tick ? base : base + random.nextLong(tick));
+            }
         }
 
         void schedule(long delay) {
