@@ -34,8 +34,6 @@ final class Bucket extends TimerNode {
     /** A slot makes its lanes when its first lane holds this many nodes: smaller walks are short. */
     static final int LANES_FROM = 16;
 
-    /** The lanes the slot may have: 1, or a power of two it makes when it grows. First lane only. */
-    private final int laneTarget;
     /** The slot's lanes, this one first, once made; else null. First lane only. */
     private Bucket[] lanes;
     /**
@@ -44,22 +42,21 @@ final class Bucket extends TimerNode {
      * meets them in the order they came. First lane only.
      */
     private int nextLane;
-
-    /** A slot of one lane. */
-    Bucket(int level, int slot) {
-        this(level, slot, 1);
-    }
+    /**
+     * The lane a walk of the slot takes its next node from: a paced step that stops takes up
+     * there the next time, so that the nodes leave in the order they came. First lane only.
+     */
+    int nextTake;
 
     /**
-     * A slot that makes {@code laneTarget} lanes (a power of two), this one the first, once it
-     * holds {@link #LANES_FROM} nodes; one lane until then.
+     * A slot of {@code level}; at a level below TimingWheel.LANED_LEVELS it makes
+     * TimingWheel.LANES lanes, this one the first, once it holds {@link #LANES_FROM} nodes.
      */
-    Bucket(int level, int slot, int laneTarget) {
+    Bucket(int level, int slot) {
         this.level = level;
         this.slot = slot;
         this.prev = this;
         this.next = this;
-        this.laneTarget = laneTarget;
     }
 
     /** Whether this lane is empty; see {@link #slotIsEmpty()} for the slot. */
@@ -80,7 +77,7 @@ final class Bucket extends TimerNode {
     /** Links {@code node} at the tail of the slot's next lane in turn, making the lanes when it is time. */
     void add(TimerNode node) {
         if (lanes == null) {
-            if (laneTarget == 1 || count < LANES_FROM) {
+            if (count < LANES_FROM || level < 0 || level >= TimingWheel.LANED_LEVELS) {
                 append(node);
                 return;
             }
@@ -90,14 +87,26 @@ final class Bucket extends TimerNode {
         nextLane = (nextLane + 1) & (lanes.length - 1);
     }
 
+    /**
+     * Makes the lanes, and deals the nodes this lane already holds round them from lane 0, as
+     * if the lanes had been there all along: a walk then still meets every node in the order
+     * it came.
+     */
     private void makeLanes() {
-        Bucket[] made = new Bucket[laneTarget];
+        Bucket[] made = new Bucket[TimingWheel.LANES];
         made[0] = this;
-        for (int i = 1; i < laneTarget; i++) {
+        for (int i = 1; i < made.length; i++) {
             made[i] = new Bucket(level, slot);
         }
         lanes = made;
-        nextLane = 0;
+        int dealt = 0;
+        for (TimerNode node = detachAll(); node != null; dealt++) {
+            TimerNode following = node.next;
+            made[dealt & (made.length - 1)].append(node);
+            node = following;
+        }
+        nextLane = dealt & (made.length - 1);
+        nextTake = 0;
     }
 
     /** Whether every lane of the slot is empty. */
@@ -125,9 +134,10 @@ final class Bucket extends TimerNode {
         return sum;
     }
 
-    /** Tells the slot it is empty: appends start again from lane 0. */
+    /** Tells the slot it is empty: appends and walks start again from lane 0. */
     void slotEmptied() {
         nextLane = 0;
+        nextTake = 0;
     }
 
     /** Links {@code node} at the tail. */

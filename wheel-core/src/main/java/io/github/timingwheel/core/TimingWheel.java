@@ -279,7 +279,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             occupied[level] = new OccupancyBitmap(ringSize);
             for (int slot = 0; slot <= ringMask; slot++) {
-                buckets[level][slot] = new Bucket(level, slot, level < LANED_LEVELS ? LANES : 1);
+                buckets[level][slot] = new Bucket(level, slot);
             }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
@@ -847,7 +847,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      */
     private void moveDown(Bucket slot, long quota) {
         int lanes = slot.laneCount();
-        int lane = 0;
+        int lane = slot.nextTake;
         int emptyInARow = 0;
         for (long left = quota; left > 0 && emptyInARow < lanes; ) {
             TimerNode node = slot.lane(lane).removeFirst();
@@ -861,6 +861,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             movedNodes++;
             left--;
         }
+        slot.nextTake = lane; // the next step goes on from here
         if (slot.slotIsEmpty()) {
             markEmpty(slot);
         }
@@ -874,7 +875,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         int lanes = slot.laneCount();
         int walking = 0;
         for (int i = 0; i < lanes; i++) {
-            TimerNode first = slot.lane(i).detachAll();
+            // From the lane a paced step stopped at: the order the nodes came in ([12]).
+            TimerNode first = slot.lane((slot.nextTake + i) & (lanes - 1)).detachAll();
             laneWalk[i] = first;
             walking += first == null ? 0 : 1;
         }

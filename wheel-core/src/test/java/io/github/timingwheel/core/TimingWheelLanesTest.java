@@ -112,6 +112,42 @@ class TimingWheelLanesTest {
     }
 
     /**
+     * Nodes of one instant reach their level 0 slot in the order they came, through lanes made
+     * after the first LANES_FROM and paced steps of uneven sizes, so that the due heap finds
+     * them in order and need not sort them (DueRun [4]); 200,000 timers of one instant then
+     * cost no comparison sort of nodes.
+     */
+    @Test
+    void oneInstantsNodes_reachLevelZero_inTheOrderTheyCame() {
+        List<TestNode> nodes = scheduleAt(LEVEL_ONE, 4 * TimingWheel.PACING_CHUNK + 3);
+        assertThat(levelOneSlot().laneCount()).isEqualTo(TimingWheel.LANES);
+        for (long now = 576 * MS; now < LEVEL_ONE; now += 7 * MS) {
+            assertThat(pollAllAt(now)).isEmpty(); // pacing steps of uneven sizes
+        }
+        assertThat(pollAllAt(LEVEL_ONE - MS)).isEmpty();
+        assertThat(WheelInvariants.locate(wheel, nodes.get(nodes.size() - 1))).isEqualTo(0);
+
+        Bucket slot = wheel.bucket(0, (int) (LEVEL_ONE / MS) & (wheel.ringSize() - 1));
+        List<TimerNode> walked = new ArrayList<>();
+        List<TimerNode> cursors = new ArrayList<>();
+        for (int i = 0; i < slot.laneCount(); i++) {
+            cursors.add(slot.lane((slot.nextTake + i) & (slot.laneCount() - 1)).next);
+        }
+        for (boolean any = true; any; ) {
+            any = false;
+            for (int i = 0; i < cursors.size(); i++) {
+                TimerNode node = cursors.get(i);
+                if (!(node instanceof Bucket)) {
+                    walked.add(node);
+                    cursors.set(i, node.next);
+                    any = true;
+                }
+            }
+        }
+        assertThat(walked).containsExactlyElementsOf(nodes);
+    }
+
+    /**
      * A pacing step moves its share of a large next slot from the lanes that hold nodes, even
      * when the lane it starts with is empty (its nodes all cancelled).
      */

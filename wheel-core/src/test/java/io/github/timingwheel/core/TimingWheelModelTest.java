@@ -130,7 +130,11 @@ class TimingWheelModelTest {
         long stagedPlaced;
         final boolean[] levelSeen;
         boolean overflowSeen;
-        /** Whether a slot with lanes was seen (TimingWheel [12]): clumps make them. */
+        /**
+         * Whether a slot with lanes was seen (TimingWheel [12]): clumps make them, at level 1 or
+         * moved down into level 0 (arrivals at level 0 keep to one lane, so a wheel of one level
+         * makes them only from its overflow, and coverage does not ask it to).
+         */
         boolean lanesSeen;
         /** The model's own wheel time, checked against the wheel's. */
         long now;
@@ -159,7 +163,9 @@ class TimingWheelModelTest {
                 } else if (choice < 9) {
                     lagging += lagsTheClock() ? 1 : 0;
                     if (random.nextInt(256) == 0) {
-                        scheduleClump(delay());
+                        scheduleClump(random.nextBoolean() && shape.levels() > 1
+                                ? random.nextLong(slotSpanNanos(shape, 1), slotSpanNanos(shape, 2) + 1) // level 1
+                                : delay());
                     } else {
                         schedule(delay());
                     }
@@ -185,7 +191,8 @@ class TimingWheelModelTest {
             if (steps >= 20_000) {
                 check(fired > steps / 20 && cancelled > steps / 50 && rejectedCancels > steps / 50
                         && scheduledIntoHeap > steps / 100 && restarts > 0 && rearmed > steps / 100 && overflowSeen
-                        && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen() && lanesSeen
+                        && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen()
+                        && (lanesSeen || shape.levels() == 1)
                         && (staging == 0 || stagedCancels > steps / 200 && stagedPlaced + wheel.stagedPlaced() > steps / 100),
                         this::coverage);
             }
