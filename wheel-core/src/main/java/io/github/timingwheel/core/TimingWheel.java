@@ -161,24 +161,28 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * [12] Lanes. Moving a slot's nodes (a cascade, a pacing step) walks a linked list, and
      *     each node's successor is known only once the node itself has come from memory: with
      *     nodes scattered over the heap (timers armed in no order of their deadlines, a burst)
-     *     each step waits for a cache miss, one after another, about 180 ns here. So a slot of
-     *     level 0 or 1, the levels every firing timer passes, is LANES lists (Bucket): appends
-     *     go round them in turn, and a walk takes one node of each lane in turn, so LANES
-     *     misses are in flight at once (a walk of a million scattered nodes: 180 ns a node in
-     *     one list, 46 in four). A cancel still unlinks in O(1) from the lane it is in; the
-     *     slot is empty, and its occupancy bit cleared, when every lane is. Taking a node of
-     *     each lane in turn meets them in the order they came when nothing was cancelled (a
-     *     slot's appends start again from lane 0 whenever it empties), so a tick of timeouts
-     *     of one length armed in turn still reaches the due heap in order (DueRun [4]). A slot
-     *     makes its lanes the first time it holds Bucket.LANES_FROM nodes and keeps them, so a
-     *     wheel whose slots stay small pays nothing (a lane is a sentinel object, 64 bytes);
-     *     levels above 1 and the overflow keep one list. Only the wheel's own moves go round
-     *     the lanes (cascades, pacing steps, staged nodes placed); a node scheduled straight
-     *     into level 0 goes to its slot's first lane: short timers, most of them cancelled
-     *     before their tick, then touch one list per slot as before lanes, where going round
-     *     four cost churn of 1 to 50 ms timers a tenth of its rate and each of its shards 60 KB
-     *     more (ab-churn-short-lanes-2026-11-27). A slot that holds both is walked lane by lane
-     *     all the same; only the order the due heap receives it in differs (it sorts).
+     *     each step waits for a cache miss, one after another. So a slot of level 0 or 1, the
+     *     levels every firing timer passes, is up to LANES lists (Bucket): appends go round
+     *     them in turn, and a walk takes one node of each lane in turn, so LANES misses are in
+     *     flight at once (a walk of a million scattered nodes: 183 ns a node in one list, 46
+     *     in four; benchmarks' LaneWalk, lane-walk-2026-11-27). A cancel still unlinks in O(1)
+     *     from the lane it is in; the slot is empty, and its occupancy bit cleared, when every
+     *     lane is. A slot makes its lanes the first time it holds Bucket.LANES_FROM (256) nodes,
+     *     and keeps them, so a wheel whose slots stay small pays nothing (a lane is a sentinel
+     *     object); levels above 1 and the overflow keep one list.
+     *     Order. A walk meets the nodes in the order they came when nothing was cancelled: a
+     *     slot that makes its lanes deals the nodes it already holds round them, appends start
+     *     again from lane 0 whenever the slot empties, and a paced step goes on from the lane
+     *     the last one stopped at (Bucket.nextTake). So one instant's nodes, or a tick of
+     *     timeouts of one length armed in turn, reach the due heap in order and are not sorted
+     *     (DueRun [4]); without the dealing and the cursor, 200,000 timers of one instant were
+     *     sorted by comparison and cost twice as much per timer.
+     *     Only the wheel's own moves go round the lanes (cascades, pacing steps, staged nodes
+     *     placed); a node scheduled straight into level 0 goes to its slot's first lane: short
+     *     timers, most of them cancelled before their tick, then touch one list per slot as
+     *     before lanes, where going round four cost churn of 1 to 50 ms timers a tenth of its
+     *     rate and each shard 60 KB (ab-churn-short-lanes-2026-11-27). A slot that holds both
+     *     is walked lane by lane all the same; the due heap then sorts it.
      */
 
     /**
@@ -222,6 +226,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     private long movedNodes;
     /** Recent arrivals not yet placed ([11]), or null if this wheel stages nothing. */
     private final StagingRing staging;
+    /** The nodes a slot holds when it makes its lanes ([12]). */
+    private final int lanesFrom;
     /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after the last poll. */
     private long stageFrom;
     /** A lap of level 0 and a tick, in nanoseconds: how far after a poll stageFrom lies ([11]). */
@@ -261,7 +267,13 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * @throws IllegalArgumentException if {@code stagingCapacity} is neither 0 nor such a power of two
      */
     public TimingWheel(WheelShape shape, long originNanos, int stagingCapacity) {
+        this(shape, originNanos, stagingCapacity, Bucket.LANES_FROM);
+    }
+
+    /** As above, with slots that make their lanes at {@code lanesFrom} nodes ([12]); for tests. */
+    TimingWheel(WheelShape shape, long originNanos, int stagingCapacity, int lanesFrom) {
         Objects.requireNonNull(shape, "shape");
+        this.lanesFrom = lanesFrom;
         this.staging = stagingCapacity == 0 ? null : new StagingRing(stagingCapacity);
         this.originNanos = originNanos;
         this.tickNanos = shape.tickNanos();
@@ -722,11 +734,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (arrival) {
                 bucket.lane(0).append(node); // [12]: short timers touch one list per slot
             } else {
-                bucket.add(node);
+                bucket.add(node, lanesFrom);
             }
             return node.deadline;
         }
-        bucket.add(node);
+        bucket.add(node, lanesFrom);
         long start = index << shift;
         // A slot large enough to be paced starts moving down when it becomes next ([10]).
         long eventTick = bucket.slotCount() > PACING_CHUNK ? becomesNext(start, shift) : start;
@@ -861,7 +873,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             movedNodes++;
             left--;
         }
-        slot.nextTake = lane; // the next step goes on from here
+        slot.nextTake = (byte) lane; // the next step goes on from here
         if (slot.slotIsEmpty()) {
             markEmpty(slot);
         }

@@ -20,12 +20,14 @@ class TimingWheelLanesTest {
     private static final long MS = MILLISECONDS.toNanos(1);
     /** Level 1, slot 10 (640 to 703 ms): next from 576 ms. */
     private static final long LEVEL_ONE = 700 * MS;
-    private final TimingWheel<TestNode> wheel = new TimingWheel<>(0L);
+    /** Slots make their lanes at this many nodes here, not LANES_FROM: tests stay small. */
+    private static final int LANES_FROM = 16;
+    private final TimingWheel<TestNode> wheel = new TimingWheel<>(WheelShape.defaults(), 0L, 0, LANES_FROM);
     private int nextId;
 
     @Test
-    void aSlotMakesItsLanes_whenItsFirstLaneHoldsLanesFrom_andKeepsThem() {
-        List<TestNode> first = scheduleAt(LEVEL_ONE, Bucket.LANES_FROM);
+    void aSlotMakesItsLanes_whenItsFirstLaneHoldsTheThreshold_andKeepsThem() {
+        List<TestNode> first = scheduleAt(LEVEL_ONE, LANES_FROM);
         assertThat(levelOneSlot().laneCount()).isEqualTo(1);
 
         TestNode next = scheduleAt(LEVEL_ONE, 1).get(0);
@@ -58,7 +60,7 @@ class TimingWheelLanesTest {
     /** Short timers scheduled straight into level 0 keep to one list, as before lanes. */
     @Test
     void arrivalsAtLevelZero_keepToTheFirstLane() {
-        List<TestNode> nodes = scheduleAt(5 * MS, 4 * Bucket.LANES_FROM);
+        List<TestNode> nodes = scheduleAt(5 * MS, 4 * LANES_FROM);
 
         Bucket slot = wheel.bucket(0, 5);
         assertThat(slot.laneCount()).isEqualTo(1);
@@ -176,7 +178,7 @@ class TimingWheelLanesTest {
 
     /** Makes the lanes of the slot of {@code deadline}, and leaves it empty, appends starting at lane 0. */
     private void makeLanes(long deadline) {
-        for (TestNode node : scheduleAt(deadline, Bucket.LANES_FROM + 1)) {
+        for (TestNode node : scheduleAt(deadline, LANES_FROM + 1)) {
             assertThat(wheel.cancel(node)).isTrue();
         }
     }

@@ -45,6 +45,8 @@ class TimingWheelModelTest {
     private static final Long FIXED_SEED = Long.getLong("wheel.model.seed");
     /** Above this many pending nodes the run drains the wheel and starts a new one. */
     private static final int MAX_PENDING = 4_000;
+    /** Slots make their lanes at this many nodes in the model's wheels, so that clumps stay small. */
+    private static final int LANES_FROM = 16;
     private static final int RECENT = 1_024;
     /**
      * Staging capacities a run's wheels get (TimingWheel [11]): none, and a ring small enough
@@ -151,7 +153,7 @@ class TimingWheelModelTest {
             this.steps = run.steps;
             this.clock = new ManualTimeSource(run.origin);
             this.staging = run.staging;
-            this.wheel = new TimingWheel<>(shape, run.origin, staging);
+            this.wheel = new TimingWheel<>(shape, run.origin, staging, LANES_FROM);
             this.levelSeen = new boolean[shape.levels()];
         }
 
@@ -234,7 +236,7 @@ class TimingWheelModelTest {
          * [12]), due within a tick of {@code delay}, as a burst armed for one moment is.
          */
         void scheduleClump(long delay) {
-            int count = Bucket.LANES_FROM + 1 + random.nextInt(Bucket.LANES_FROM);
+            int count = LANES_FROM + 1 + random.nextInt(LANES_FROM);
             long base = Math.max(0L, delay);
             for (int i = 0; i < count; i++) {
                 schedule(base > Long.MAX_VALUE - tick ? base : base + random.nextLong(tick));
@@ -393,7 +395,7 @@ class TimingWheelModelTest {
             model.clear();
             restarts++;
             stagedPlaced += wheel.stagedPlaced();
-            wheel = new TimingWheel<>(shape, clock.nanoTime(), staging);
+            wheel = new TimingWheel<>(shape, clock.nanoTime(), staging, LANES_FROM);
             now = 0;
         }
 
