@@ -158,31 +158,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     an arrival does for a quarter of the ring's arrivals: amortised, one placement per
      *     arrival at most. A poll places at most the ring's capacity of staged nodes before
      *     it advances, on top of the bounded steps of [5].
-     * [12] Lanes. Moving a slot's nodes (a cascade, a pacing step) walks a linked list, and
-     *     each node's successor is known only once the node itself has come from memory: with
-     *     nodes scattered over the heap (timers armed in no order of their deadlines, a burst)
-     *     each step waits for a cache miss, one after another. So a slot of level 0 or 1, the
-     *     levels every firing timer passes, is up to LANES lists (Bucket): appends go round
-     *     them in turn, and a walk takes one node of each lane in turn, so LANES misses are in
-     *     flight at once (a walk of a million scattered nodes: 183 ns a node in one list, 46
-     *     in four; benchmarks' LaneWalk, lane-walk-2026-11-27). A cancel still unlinks in O(1)
-     *     from the lane it is in; the slot is empty, and its occupancy bit cleared, when every
-     *     lane is. A slot makes its lanes the first time it holds Bucket.LANES_FROM (256) nodes,
-     *     and keeps them, so a wheel whose slots stay small pays nothing (a lane is a sentinel
-     *     object); levels above 1 and the overflow keep one list.
-     *     Order. A walk meets the nodes in the order they came when nothing was cancelled: a
-     *     slot that makes its lanes deals the nodes it already holds round them, appends start
-     *     again from lane 0 whenever the slot empties, and a paced step goes on from the lane
-     *     the last one stopped at (Bucket.nextTake). So one instant's nodes, or a tick of
-     *     timeouts of one length armed in turn, reach the due heap in order and are not sorted
-     *     (DueRun [4]); without the dealing and the cursor, 200,000 timers of one instant were
-     *     sorted by comparison and cost twice as much per timer.
-     *     Only the wheel's own moves go round the lanes (cascades, pacing steps, staged nodes
-     *     placed); a node scheduled straight into level 0 goes to its slot's first lane: short
-     *     timers, most of them cancelled before their tick, then touch one list per slot as
-     *     before lanes, where going round four cost churn of 1 to 50 ms timers a tenth of its
-     *     rate and each shard 60 KB (ab-churn-short-lanes-2026-11-27). A slot that holds both
-     *     is walked lane by lane all the same; the due heap then sorts it.
      */
 
     /**
@@ -190,9 +165,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * (a cache miss each) that is on the order of 100 µs of work.
      */
     static final int PACING_CHUNK = 1024;
-    /** Lists per slot of the lowest LANED_LEVELS levels ([12]); a power of two. */
-    static final int LANES = 4;
-    static final int LANED_LEVELS = 2;
 
     private final long originNanos;
     private final long tickNanos;
@@ -215,8 +187,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     /** A lower bound of the ticks in overflow; Long.MAX_VALUE when overflow is empty. */
     private long overflowMinTick = Long.MAX_VALUE;
     private final DueHeap due = new DueHeap();
-    /** Each lane's next node during a walk of a slot ([12]); all null between walks. */
-    private final TimerNode[] laneWalk = new TimerNode[LANES];
 
     /** The tick the wheel has advanced to; nodes due at or before it are in the heap. */
     private long currentTick;
@@ -226,8 +196,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     private long movedNodes;
     /** Recent arrivals not yet placed ([11]), or null if this wheel stages nothing. */
     private final StagingRing staging;
-    /** The nodes a slot holds when it makes its lanes ([12]). */
-    private final int lanesFrom;
     /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after the last poll. */
     private long stageFrom;
     /** A lap of level 0 and a tick, in nanoseconds: how far after a poll stageFrom lies ([11]). */
@@ -267,13 +235,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * @throws IllegalArgumentException if {@code stagingCapacity} is neither 0 nor such a power of two
      */
     public TimingWheel(WheelShape shape, long originNanos, int stagingCapacity) {
-        this(shape, originNanos, stagingCapacity, Bucket.LANES_FROM);
-    }
-
-    /** As above, with slots that make their lanes at {@code lanesFrom} nodes ([12]); for tests. */
-    TimingWheel(WheelShape shape, long originNanos, int stagingCapacity, int lanesFrom) {
         Objects.requireNonNull(shape, "shape");
-        this.lanesFrom = lanesFrom;
         this.staging = stagingCapacity == 0 ? null : new StagingRing(stagingCapacity);
         this.originNanos = originNanos;
         this.tickNanos = shape.tickNanos();
@@ -382,7 +344,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         node.sequence = sequence;
         long event = staging != null && node.deadline >= stageFrom
                 ? stage(node)
-                : placeArrival(node, ticks.divide(node.deadline));
+                : place(node, ticks.divide(node.deadline));
         size++;
         return event;
     }
@@ -558,13 +520,10 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return (T) (earliest != null ? earliest : earliestIn(overflow, null));
     }
 
-    private static TimerNode earliestIn(Bucket slot, TimerNode earliest) {
-        for (int i = 0; i < slot.laneCount(); i++) {
-            Bucket lane = slot.lane(i);
-            for (TimerNode node = lane.next; node != lane; node = node.next) {
-                if (earliest == null || DueHeap.precedes(node, earliest)) {
-                    earliest = node;
-                }
+    private static TimerNode earliestIn(Bucket bucket, TimerNode earliest) {
+        for (TimerNode node = bucket.next; node != bucket; node = node.next) {
+            if (earliest == null || DueHeap.precedes(node, earliest)) {
+                earliest = node;
             }
         }
         return earliest;
@@ -593,10 +552,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
-                Bucket lanes = buckets[level][slot];
-                for (int i = 0; i < lanes.laneCount(); i++) {
-                    forEachIn(lanes.lane(i), action);
-                }
+                forEachIn(buckets[level][slot], action);
             }
         }
         forEachIn(overflow, action);
@@ -622,11 +578,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
-                Bucket lanes = buckets[level][slot];
-                for (int i = 0; i < lanes.laneCount(); i++) {
-                    TimingWheel.<TimerNode>drainBucket(lanes.lane(i), drained::add);
-                }
-                lanes.slotEmptied();
+                TimingWheel.<TimerNode>drainBucket(buckets[level][slot], drained::add);
             }
             occupied[level].clearAll();
         }
@@ -700,21 +652,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     // Placement and cascading.
 
     /**
-     * Puts {@code node}, due at {@code tick}, where invariant [2] says it belongs: in a slot of
-     * several lanes, into the next in turn, unless it is an arrival at level 0 ([12]).
+     * Puts {@code node}, due at {@code tick}, where invariant [2] says it belongs.
      *
      * @return the wheel time by which a driver must poll on the node's account ([10])
      */
     private long place(TimerNode node, long tick) {
-        return place(node, tick, false);
-    }
-
-    /** As {@link #place(TimerNode, long)}, for a node being scheduled now. */
-    private long placeArrival(TimerNode node, long tick) {
-        return place(node, tick, true);
-    }
-
-    private long place(TimerNode node, long tick, boolean arrival) {
         if (tick <= currentTick) {
             due.add(node);
             return node.deadline;
@@ -729,19 +671,14 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         long index = tick >>> shift;
         int slot = (int) index & ringMask;
         Bucket bucket = buckets[level][slot];
+        bucket.append(node);
         occupied[level].set(slot);
         if (level == 0) {
-            if (arrival) {
-                bucket.lane(0).append(node); // [12]: short timers touch one list per slot
-            } else {
-                bucket.add(node, lanesFrom);
-            }
             return node.deadline;
         }
-        bucket.add(node, lanesFrom);
         long start = index << shift;
         // A slot large enough to be paced starts moving down when it becomes next ([10]).
-        long eventTick = bucket.slotCount() > PACING_CHUNK ? becomesNext(start, shift) : start;
+        long eventTick = bucket.count > PACING_CHUNK ? becomesNext(start, shift) : start;
         return eventTick * tickNanos;
     }
 
@@ -759,16 +696,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return level;
     }
 
-    /** Called with a lane that was just emptied: clears its slot's occupancy if every lane is empty ([12]). */
-    private void markEmpty(Bucket lane) {
-        if (lane.level == Bucket.OVERFLOW) {
+    private void markEmpty(Bucket bucket) {
+        if (bucket.level == Bucket.OVERFLOW) {
             overflowMinTick = Long.MAX_VALUE;
-            return;
-        }
-        Bucket slot = buckets[lane.level][lane.slot];
-        if (slot.slotIsEmpty()) {
-            occupied[lane.level].clear(lane.slot);
-            slot.slotEmptied();
+        } else {
+            occupied[bucket.level].clear(bucket.slot);
         }
     }
 
@@ -813,7 +745,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
                         // reserves more than it fills: at most 20 bytes per node appended,
                         // against the 40 or more each node took to make. endBatch drops arrays
                         // filled less than a quarter; a run's slots go when the run is polled.
-                        due.reserve(bucket.slotCount());
+                        due.reserve(bucket.count);
                     }
                     replaceAll(bucket);
                 }
@@ -842,7 +774,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             long elapsed = currentTick - since;
             if (elapsed > 0) {
                 Bucket bucket = buckets[level][slot];
-                moveDown(bucket, share(bucket.slotCount(), elapsed, nextStart - since));
+                moveDown(bucket, share(bucket.count, elapsed, nextStart - since));
             }
         }
     }
@@ -853,60 +785,31 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return Math.max(1L, (long) Math.ceil(count * ((double) part / whole)));
     }
 
-    /**
-     * Re-places up to {@code quota} nodes of {@code slot}, which all fit a lower level, taking
-     * the first node of each lane in turn ([12]).
-     */
-    private void moveDown(Bucket slot, long quota) {
-        int lanes = slot.laneCount();
-        int lane = slot.nextTake;
-        int emptyInARow = 0;
-        for (long left = quota; left > 0 && emptyInARow < lanes; ) {
-            TimerNode node = slot.lane(lane).removeFirst();
-            lane = (lane + 1) & (lanes - 1);
+    /** Re-places up to {@code quota} nodes of {@code bucket}, which all fit a lower level. */
+    private void moveDown(Bucket bucket, long quota) {
+        for (long left = quota; left > 0; left--) {
+            TimerNode node = bucket.removeFirst();
             if (node == null) {
-                emptyInARow++;
-                continue;
+                break;
             }
-            emptyInARow = 0;
-            place(node, ticks.divide(node.deadline)); // a lower level: never this slot
+            if (bucket.isEmpty()) {
+                markEmpty(bucket);
+            }
+            place(node, ticks.divide(node.deadline));
             movedNodes++;
-            left--;
-        }
-        slot.nextTake = (byte) lane; // the next step goes on from here
-        if (slot.slotIsEmpty()) {
-            markEmpty(slot);
         }
     }
 
-    /**
-     * Empties {@code slot} and places each of its nodes again relative to currentTick, taking
-     * one node of each lane in turn ([12]).
-     */
-    private void replaceAll(Bucket slot) {
-        int lanes = slot.laneCount();
-        int walking = 0;
-        for (int i = 0; i < lanes; i++) {
-            // From the lane a paced step stopped at: the order the nodes came in ([12]).
-            TimerNode first = slot.lane((slot.nextTake + i) & (lanes - 1)).detachAll();
-            laneWalk[i] = first;
-            walking += first == null ? 0 : 1;
-        }
-        slot.slotEmptied();
-        while (walking > 0) {
-            for (int i = 0; i < lanes; i++) {
-                TimerNode node = laneWalk[i];
-                if (node == null) {
-                    continue;
-                }
-                TimerNode following = node.next; // each lane's miss overlaps the others'
-                laneWalk[i] = following;
-                walking -= following == null ? 1 : 0;
-                node.prev = null;
-                node.next = null;
-                place(node, ticks.divide(node.deadline)); // a lower level or the heap: never this slot
-                movedNodes++;
-            }
+    /** Empties {@code bucket} and places each of its nodes again relative to currentTick. */
+    private void replaceAll(Bucket bucket) {
+        TimerNode node = bucket.detachAll();
+        while (node != null) {
+            TimerNode following = node.next;
+            node.prev = null;
+            node.next = null;
+            place(node, ticks.divide(node.deadline));
+            movedNodes++;
+            node = following;
         }
     }
 
@@ -931,7 +834,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (index < 0) {
                 continue;
             }
-            long count = buckets[level][(int) index & ringMask].slotCount();
+            long count = buckets[level][(int) index & ringMask].count;
             if (count > PACING_CHUNK) {
                 int shift = level * slotBits;
                 long start = index << shift;

@@ -45,8 +45,6 @@ class TimingWheelModelTest {
     private static final Long FIXED_SEED = Long.getLong("wheel.model.seed");
     /** Above this many pending nodes the run drains the wheel and starts a new one. */
     private static final int MAX_PENDING = 4_000;
-    /** Slots make their lanes at this many nodes in the model's wheels, so that clumps stay small. */
-    private static final int LANES_FROM = 16;
     private static final int RECENT = 1_024;
     /**
      * Staging capacities a run's wheels get (TimingWheel [11]): none, and a ring small enough
@@ -132,12 +130,6 @@ class TimingWheelModelTest {
         long stagedPlaced;
         final boolean[] levelSeen;
         boolean overflowSeen;
-        /**
-         * Whether a slot with lanes was seen (TimingWheel [12]): clumps make them, at level 1 or
-         * moved down into level 0 (arrivals at level 0 keep to one lane, so a wheel of one level
-         * makes them only from its overflow, and coverage does not ask it to).
-         */
-        boolean lanesSeen;
         /** The model's own wheel time, checked against the wheel's. */
         long now;
         /** Advances that left due nodes unpolled, and schedules and cancels made while any were. */
@@ -153,7 +145,7 @@ class TimingWheelModelTest {
             this.steps = run.steps;
             this.clock = new ManualTimeSource(run.origin);
             this.staging = run.staging;
-            this.wheel = new TimingWheel<>(shape, run.origin, staging, LANES_FROM);
+            this.wheel = new TimingWheel<>(shape, run.origin, staging);
             this.levelSeen = new boolean[shape.levels()];
         }
 
@@ -164,13 +156,7 @@ class TimingWheelModelTest {
                     restart();
                 } else if (choice < 9) {
                     lagging += lagsTheClock() ? 1 : 0;
-                    if (random.nextInt(256) == 0) {
-                        scheduleClump(random.nextBoolean() && shape.levels() > 1
-                                ? random.nextLong(slotSpanNanos(shape, 1), slotSpanNanos(shape, 2) + 1) // level 1
-                                : delay());
-                    } else {
-                        schedule(delay());
-                    }
+                    schedule(delay());
                 } else if (choice < 14) {
                     lagging += lagsTheClock() ? 1 : 0;
                     cancel();
@@ -194,7 +180,6 @@ class TimingWheelModelTest {
                 check(fired > steps / 20 && cancelled > steps / 50 && rejectedCancels > steps / 50
                         && scheduledIntoHeap > steps / 100 && restarts > 0 && rearmed > steps / 100 && overflowSeen
                         && partialPolls > steps / 100 && lagging > steps / 100 && everyLevelSeen()
-                        && (lanesSeen || shape.levels() == 1)
                         && (staging == 0 || stagedCancels > steps / 200 && stagedPlaced + wheel.stagedPlaced() > steps / 100),
                         this::coverage);
             }
@@ -202,11 +187,6 @@ class TimingWheelModelTest {
 
         void recordCoverage() {
             overflowSeen |= !wheel.overflowBucket().isEmpty();
-            for (int level = 0; level < Math.min(TimingWheel.LANED_LEVELS, shape.levels()) && !lanesSeen; level++) {
-                for (int slot = 0; slot < wheel.ringSize() && !lanesSeen; slot++) {
-                    lanesSeen = wheel.bucket(level, slot).laneCount() > 1;
-                }
-            }
             for (int level = 0; level < levelSeen.length; level++) {
                 for (int slot = 0; slot < shape.slotsPerLevel() && !levelSeen[level]; slot++) {
                     levelSeen[level] = wheel.isOccupied(level, slot);
@@ -228,19 +208,7 @@ class TimingWheelModelTest {
                     + rejectedCancels + ", scheduledIntoHeap=" + scheduledIntoHeap + ", restarts=" + restarts
                     + ", rearmed=" + rearmed + ", stagedCancels=" + stagedCancels + ", stagedPlaced=" + (stagedPlaced + wheel.stagedPlaced())
                     + ", overflowSeen=" + overflowSeen + ", partialPolls=" + partialPolls + ", lagging=" + lagging
-                    + ", levelSeen=" + Arrays.toString(levelSeen) + ", lanesSeen=" + lanesSeen;
-        }
-
-        /**
-         * Schedules a clump: more nodes than a slot holds before it makes its lanes (TimingWheel
-         * [12]), due within a tick of {@code delay}, as a burst armed for one moment is.
-         */
-        void scheduleClump(long delay) {
-            int count = LANES_FROM + 1 + random.nextInt(LANES_FROM);
-            long base = Math.max(0L, delay);
-            for (int i = 0; i < count; i++) {
-                schedule(base > Long.MAX_VALUE - tick ? base : base + random.nextLong(tick));
-            }
+                    + ", levelSeen=" + Arrays.toString(levelSeen);
         }
 
         void schedule(long delay) {
@@ -395,7 +363,7 @@ class TimingWheelModelTest {
             model.clear();
             restarts++;
             stagedPlaced += wheel.stagedPlaced();
-            wheel = new TimingWheel<>(shape, clock.nanoTime(), staging, LANES_FROM);
+            wheel = new TimingWheel<>(shape, clock.nanoTime(), staging);
             now = 0;
         }
 

@@ -463,7 +463,7 @@ class TimingWheelTest {
         assertThat(seenByForEach).isEmpty();
         for (int level = 0; level < h.shape.levels(); level++) {
             for (int slot = 0; slot < h.shape.slotsPerLevel(); slot++) {
-                assertThat(h.wheel.bucket(level, slot).slotIsEmpty()).isTrue();
+                assertThat(h.wheel.bucket(level, slot).isEmpty()).isTrue();
             }
         }
         assertThat(h.wheel.overflowBucket().isEmpty()).isTrue();

@@ -12,8 +12,7 @@ import java.util.function.Supplier;
  * the offending node.
  *
  * <ol>
- *   <li>Slot (l, s) is non-empty (one of its lanes is) exactly when occupancy bit (l, s) is set;
- *       a slot has one lane, or (at the laned levels, once made) TimingWheel.LANES.
+ *   <li>Bucket (l, s) is non-empty exactly when occupancy bit (l, s) is set.
  *   <li>Placement ([2] of the wheel's notes), with idx_l(t) = t >>> (l * log2(slots)) and c the
  *       current tick: a node in bucket (l, r) has a tick t with idx_l(t) mod ringSize = r,
  *       idx_l(c) < idx_l(t) and idx_{l+1}(t) <= idx_{l+1}(c) + 1.
@@ -21,7 +20,7 @@ import java.util.function.Supplier;
  *       overflowMinTick, which is Long.MAX_VALUE when the overflow is empty.
  *   <li>The due heap is a heap by (deadline, sequence), each node's heapIndex is its position,
  *       and every heap node's tick is at most currentTick.
- *   <li>Each lane's count is at least its length, and 0 when it is empty.
+ *   <li>Each bucket's count is at least its length, and 0 when it is empty.
  *   <li>Links: each ring is consistent both ways, nodes in a ring are not in the heap, heap nodes
  *       are in no ring, no node is in two places.
  *   <li>Staged nodes (TimingWheel [11]) are in no ring and not in the heap, each at the ring
@@ -47,15 +46,10 @@ final class WheelInvariants {
                 Bucket bucket = wheel.bucket(level, slot);
                 int l = level;
                 int s = slot;
-                require(bucket.slotIsEmpty() != wheel.isOccupied(level, slot), wheel,
-                        () -> "occupancy bit disagrees with " + bucket + ", empty=" + bucket.slotIsEmpty());
-                require(bucket.laneCount() == 1 || level < TimingWheel.LANED_LEVELS && bucket.laneCount() == TimingWheel.LANES,
-                        wheel, () -> bucket + " has " + bucket.laneCount() + " lanes");
-                for (int i = 0; i < bucket.laneCount(); i++) {
-                    Bucket lane = bucket.lane(i);
-                    require(lane.level == l && lane.slot == s, wheel, () -> lane + " at " + l + "/" + s);
-                    checkRing(wheel, lane, seen);
-                }
+                require(bucket.level == l && bucket.slot == s, wheel, () -> bucket + " at " + l + "/" + s);
+                require(bucket.isEmpty() != wheel.isOccupied(level, slot), wheel,
+                        () -> "occupancy bit disagrees with " + bucket + ", empty=" + bucket.isEmpty());
+                checkRing(wheel, bucket, seen);
             }
         }
         Bucket overflow = wheel.overflowBucket();

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Why a slot of the wheel is several lists (TimingWheel [12]): the time per node of walking a
+ * What walking a wheel's slot costs per node, and what walking several lists in turn would
+ * gain (the lanes tried in docs/performance.md, "Lanes"): the time per node of walking a
  * million nodes scattered over the heap, linked into 1, 2, 4 or 8 lists that the walk follows
  * together, one node of each in turn. In one list each step needs the node before it from
  * memory, so the misses come one after another; in k lists k of them are in flight at once.
@@ -97,7 +98,7 @@ public final class LaneWalk {
         return heads;
     }
 
-    /** Takes one node of each list in turn, as TimingWheel's cascade does, and touches it. */
+    /** Takes one node of each list in turn, and touches it as a cascade touches a node it moves. */
     private static int walk(Node[] heads, long[] sink) {
         Node[] walking = heads.clone();
         int walked = 0;
