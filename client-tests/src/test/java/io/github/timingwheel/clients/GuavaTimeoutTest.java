@@ -83,10 +83,7 @@ class GuavaTimeoutTest {
         for (int i = 0; i < futures; i++) {
             assertThat(outputs.get(i).get(30, SECONDS)).isEqualTo("value " + i);
         }
-        assertThat(timers.metrics().scheduled()).isEqualTo(futures);
-        assertThat(timers.metrics().cancelled()).as("timers cancelled").isEqualTo(futures);
-        assertThat(timers.metrics().pending()).isZero();
-        assertThat(timers.getQueue()).isEmpty();
+        EveryTimerCancelled.assertOf(timers, futures);
     }
 
     /**
