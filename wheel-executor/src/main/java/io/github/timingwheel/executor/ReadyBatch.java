@@ -100,6 +100,20 @@ final class ReadyBatch {
         }
     }
 
+    /**
+     * The deadline (wheel time) of the first task not yet claimed or removed, or
+     * {@link Long#MAX_VALUE} if none; a racy read, maybe already stale. Any thread.
+     */
+    long firstDeadline() {
+        for (int i = cursor; i < size; i++) {
+            WheelTask task = (WheelTask) SLOT.getAcquire(tasks, i);
+            if (task != null) {
+                return task.deadline();
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+
     /** Slots not yet claimed (some may have been removed); a racy count, maybe already stale. */
     int remaining() {
         return Math.max(0, size - cursor);

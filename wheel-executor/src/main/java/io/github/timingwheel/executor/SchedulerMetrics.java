@@ -131,10 +131,12 @@ public final class SchedulerMetrics {
     }
 
     /**
-     * Times the waiting worker (the leader, the one worker that waits for the next deadline)
-     * woke up: at that deadline, when a producer's earlier task woke it, or spuriously. Workers
-     * woken only to take tasks already handed out are not counted, and a scheduler with nothing
-     * pending adds none (unless its idle workers time out, {@code allowCoreThreadTimeOut}).
+     * Times the waiting workers woke up: the leader (the one worker that waits for the next
+     * deadline) at that deadline, when a producer's earlier task woke it, or spuriously; and, on
+     * an executor of two workers or more, the stand-in, which checks about once a millisecond
+     * while tasks are due that the leader is not held in a body or late. Workers woken only to
+     * take tasks already handed out are not counted, and a scheduler with nothing pending adds
+     * none (unless its idle workers time out, {@code allowCoreThreadTimeOut}).
      * Each is a thread wake-up that costs CPU and power, so {@code wakeUps} per second against
      * runs per second shows how well deadlines share them:
      * a {@linkplain WheelScheduledExecutor.Builder#tolerance tolerance} lets the tasks due

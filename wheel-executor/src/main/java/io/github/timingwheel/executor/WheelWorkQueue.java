@@ -48,16 +48,34 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     (WheelShard [2]) on the calling thread: a tryLock, an O(1) link or unlink, an unlock;
      *     through the shard's inbox only when its lock is busy. The wheels are in WheelShards,
      *     which also keeps the merged view of time. Producers never take 'workerLock'.
-     * [2] Ownership. 'workerLock' guards 'leader', 'followersWaiting', 'gathered' and the
-     *     replacement of 'ready', and is held by any worker that harvests (WheelShards [3]) and
-     *     by views; the leader holds it only between parks, never while parked. Lock order:
+     * [2] Ownership. 'workerLock' guards the roles ('leader', 'leaderOut', 'standIn' and what
+     *     the stand-in watches), 'followersWaiting', 'gathered' and the replacement of 'ready',
+     *     and is held by any worker that harvests (WheelShards [3]) and by views; a worker
+     *     holds it only between parks, never while parked or running a task. Lock order:
      *     workerLock, then shard locks in index order.
-     * [3] Leader/followers (Schmidt et al.; DelayedWorkQueue's 'leader'). One waiting worker is
-     *     the leader: it parks (LockSupport, without the lock) until the earliest event any
-     *     shard publishes. The others wait untimed on 'followers'. A worker that leaves the
-     *     lock while no one leads signals a follower, which becomes the next leader, so while
-     *     any worker waits there is a leader to wake. A worker that finds a due task takes it
-     *     whether or not it leads.
+     * [3] Leader, stand-in, followers (Schmidt et al.'s leader/followers, with the lead kept
+     *     while its holder runs). One worker holds the lead: it parks (LockSupport, without the
+     *     lock) until the earliest event any shard publishes, harvests when it wakes, and keeps
+     *     the lead while it runs the tasks it took ('leaderOut'), coming back for the next
+     *     ones. A second worker, the stand-in, parks timed: while the leader parks, until
+     *     TAKE_OVER_NANOS after the leader's planned event; while the leader is out, until
+     *     TAKE_OVER_NANOS after the earliest due work, published for producers as [4]. It takes
+     *     the lead when due work has waited TAKE_OVER_NANOS for the leader, by the clock (the
+     *     leader is behind) or in real time with no harvest or claim meanwhile (the leader is
+     *     held in a body; this rule also serves a clock that stands still). Any other waiting
+     *     worker helps with a ready batch ([5]) whose first task is that late, and waits
+     *     untimed on 'followers' otherwise. So one worker does the work while it keeps up,
+     *     with its wheel and batches in its own cache and the other cores free, and no task
+     *     waits more than about TAKE_OVER_NANOS (plus a wake-up) for a held or late leader
+     *     while another worker waits. The JDK's executor wakes a follower on every take
+     *     instead: on a machine whose cores are all busy that hand-off is the tail (busy-CPU
+     *     lateness p99 0.97 ms against 3.2 ms, docs/performance.md "The stand-in"). Hand-offs
+     *     (leaveRoles): a worker that leaves without a task gives up its roles and wakes the
+     *     stand-in or a follower to lead; a worker that takes the lead from the stand-in's role
+     *     wakes a follower to stand in; a worker that takes over or helps because work is late
+     *     wakes as many followers as there are ready tasks. The stand-in never waits untimed
+     *     while the leader is out with work pending: if its park would end more than
+     *     TAKE_OVER_NANOS after the leader goes out, the leader unparks it.
      * [4] Waking the leader. Before parking, the leader publishes 'parkedLeader' and then
      *     'parkedUntil' (volatile), and then reads every shard's published bound again. A
      *     producer lowers its shard's bound (a volatile write, WheelShard [3], [4]) and then
@@ -69,15 +87,15 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     one volatile read per shard per park, no lock (the lesson of sharded wheels whose
      *     parking took every shard's lock in turn). A stale read can at most unpark a thread
      *     that has moved on, which every LockSupport user tolerates as a spurious wake-up.
-     * [5] Batched hand-off. A worker that finds tasks due harvests up to READY_BATCH of them
+     * [5] Batched hand-off. The leader, finding tasks due, harvests up to READY_BATCH of them
      *     at once, in deadline-then-sequence order across shards: it keeps the first and
      *     publishes the rest as 'ready', a ReadyBatch that any worker claims from without a
-     *     lock. A worker asks 'ready' first, before the lock, so that while due tasks last it
-     *     goes from one to the next without parking; the harvester then signals as many
-     *     waiting followers as there are ready tasks (and one more to lead if no one does).
-     *     'ready' is written only under workerLock and only replaced once exhausted. The cost:
-     *     a task that becomes due while a batch is out (a fixed-rate run that is already late)
-     *     starts after that batch, so order is exact across at most READY_BATCH tasks.
+     *     lock. A worker asks 'ready' first, before the lock, so that while due tasks last the
+     *     leader goes from one to the next without parking; other workers claim from it when
+     *     they come back from a task, or when its first task is late ([3]). 'ready' is written
+     *     only under workerLock and only replaced once exhausted. The cost: a task that
+     *     becomes due while a batch is out (a fixed-rate run that is already late) starts
+     *     after that batch, so order is exact across at most READY_BATCH tasks.
      * [6] A task cancelled while it still waits in an inbox is not pushed again: the producer
      *     marks it (WheelTask.markInInbox) before the push, the drain clears the mark with a
      *     volatile write before it reads the task's state, and a cancel reads the mark after
@@ -114,6 +132,14 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** The most due tasks one harvest moves out of the wheels for the workers ([5]). */
     static final int READY_BATCH = 64;
+    /**
+     * How long due work waits for the worker that holds the lead, out running a task, before
+     * the stand-in takes the lead from it ([3]): by the clock, or in real time without progress.
+     * Long enough that a worker keeping up is left alone (a burst of a thousand timers per
+     * millisecond is one worker's work), short against the milliseconds a body that blocks
+     * or a descheduled worker costs.
+     */
+    static final long TAKE_OVER_NANOS = 1_000_000L;
     private static final long NOT_PARKED = Long.MIN_VALUE;
     /** How long ago a task must have come due to be handed out by a worker ([8]). */
     private final long minLateNanos;
@@ -125,22 +151,43 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     private final WheelShards shards;
 
     private final ReentrantLock workerLock = new ReentrantLock();
-    /** Followers wait here, untimed, until the leader leaves or ready tasks appear ([3], [5]). */
+    /** Followers wait here, untimed, until a role is free or late work appears ([3]). */
     private final Condition followers = workerLock.newCondition();
-    /** The worker that leads, or null. Guarded by workerLock. */
+    /** The worker that holds the lead, parked or out running a task it took, or null ([3]). Guarded by workerLock. */
     private Thread leader;
+    /** Whether the leader is out running a task rather than parked ([3]). Guarded by workerLock. */
+    private boolean leaderOut;
+    /** The worker that waits, timed, to take the lead from a stuck or late leader, or null ([3]). Guarded by workerLock. */
+    private Thread standIn;
+    /** Wheel time the stand-in's park ends; Long.MAX_VALUE if untimed or none. Guarded by workerLock. */
+    private long standInWakesAt = Long.MAX_VALUE;
+    /** Harvests that handed tasks out: the lead's progress, which the stand-in watches ([3]). Guarded by workerLock. */
+    private long harvests;
+    /**
+     * What the stand-in saw of the lead's progress when it first found work due, and when (real
+     * time, System.nanoTime): if nothing has moved TAKE_OVER_NANOS later, it takes over ([3]).
+     * Guarded by workerLock; 'watching' false when there is nothing to compare with.
+     */
+    private boolean watching;
+    private long watchedHarvests;
+    private ReadyBatch watchedBatch;
+    private int watchedRemaining;
+    private long watchedSince;
     /** Workers waiting on 'followers'. Guarded by workerLock. */
     private int followersWaiting;
     /** Due tasks handed out for workers to claim ([5]); replaced under workerLock, read by anyone. */
     private volatile ReadyBatch ready = ReadyBatch.EMPTY;
     /** Where a harvest gathers due tasks before publishing them; guarded by workerLock. */
     private final WheelTask[] gathered = new WheelTask[READY_BATCH];
-    /** The leader while it parks, else null; written by it, read by producers ([4]). */
+    /**
+     * The worker producers wake for an earlier task ([4]): the leader while it parks, or the
+     * stand-in while it parks and the leader is out; else null. Written under workerLock.
+     */
     private volatile Thread parkedLeader;
-    /** Wheel time the parked leader wakes at; NOT_PARKED when none parks ([4]). */
+    /** Wheel time of the event the published worker parks for; NOT_PARKED when none ([4]). */
     private volatile long parkedUntil = NOT_PARKED;
     /**
-     * Times a leader returned from a park, for metrics and tests. Only the leader writes it,
+     * Times the leader or the stand-in returned from a park, for metrics and tests. Written only
      * under workerLock, so its plain read of the last value and an opaque store of the next are
      * exact; readers take no lock and read it opaque, so each sees a value no older than one it
      * saw before, lagging at most by a wake-up in progress (as WheelShard [6] counts re-links).
@@ -319,31 +366,130 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             return claimed.outer(); // no lock while ready tasks last ([5])
         }
         long giveUpAt = timed ? clock.nanoTime() - minLateNanos + timeoutNanos : 0L; // read back as below
+        Thread me = Thread.currentThread();
+        boolean tookTask = false;
+        boolean behind = false;
         workerLock.lockInterruptibly();
         try {
             for (;;) {
                 long now = clock.nanoTime() - minLateNanos; // [8]
-                WheelTask task = takeDue(now);
-                if (task != null) {
-                    return task.outer();
+                if (leader != null && leader != me && leaderOut && mustTakeOver(now)) {
+                    takeLead(me); // the worker out is stuck or behind ([3])
+                    behind = true;
+                }
+                if (leader == null || leader == me) {
+                    WheelTask task = takeDue(now);
+                    if (task != null) {
+                        takeLead(me);
+                        leaderOut = true;
+                        tookTask = true;
+                        return task.outer();
+                    }
+                } else if (readyLateBy(now, TAKE_OVER_NANOS)) {
+                    WheelTask task = ready.claim(); // help with a batch the workers out are late on
+                    if (task != null) {
+                        behind = true;
+                        return task.outer();
+                    }
                 }
                 long waitNanos = timed ? giveUpAt - now : Long.MAX_VALUE;
                 if (timed && waitNanos <= 0) {
                     return null;
                 }
-                long untilEvent = nanosUntilNextEvent(now);
-                if (untilEvent == 0L) {
-                    continue; // a shard asks to be looked at again (a backlog in its inbox)
-                }
-                if (leader != null) {
-                    follow(timed, waitNanos);
-                } else {
+                if (leader == null || leader == me) {
+                    long untilEvent = nanosUntilNextEvent(now);
+                    if (untilEvent == 0L) {
+                        continue; // a shard asks to be looked at again (a backlog in its inbox)
+                    }
+                    takeLead(me);
                     lead(untilEvent, waitNanos, now);
+                } else if (standIn == null || standIn == me) {
+                    standIn(now, waitNanos);
+                } else {
+                    follow(timed, waitNanos);
                 }
             }
         } finally {
-            signalFollowers();
+            leaveRoles(me, tookTask, behind);
             workerLock.unlock();
+        }
+    }
+
+    /** Makes the calling worker the leader, giving up the stand-in's role if it held it. */
+    private void takeLead(Thread me) {
+        leader = me;
+        if (standIn == me) {
+            standIn = null;
+            watching = false;
+        }
+    }
+
+    /**
+     * Whether the stand-in takes the lead from the worker out ([3]): some work is due and either
+     * it has been due for TAKE_OVER_NANOS by the clock, or the lead has made no progress (no
+     * harvest, no claim) for TAKE_OVER_NANOS of real time since the stand-in first saw work due.
+     * The second test serves clocks that stand still (a manual clock in tests). Call only when
+     * holding workerLock, as the stand-in.
+     */
+    private boolean mustTakeOver(long now) {
+        long wheelNow = shards.wheelTime(now);
+        long due = Math.min(ready.firstDeadline(), shards.earliestEvent());
+        if (due > wheelNow) {
+            watching = false;
+            return false;
+        }
+        if (due <= wheelNow - TAKE_OVER_NANOS) {
+            return true;
+        }
+        ReadyBatch batch = ready;
+        int remaining = batch.remaining();
+        long realNow = System.nanoTime();
+        if (!watching || watchedHarvests != harvests || watchedBatch != batch || watchedRemaining != remaining) {
+            watching = true;
+            watchedHarvests = harvests;
+            watchedBatch = batch;
+            watchedRemaining = remaining;
+            watchedSince = realNow;
+            return false;
+        }
+        return realNow - watchedSince >= TAKE_OVER_NANOS;
+    }
+
+    /** Whether the first task of the ready batch has been due for {@code lateNanos} or more. */
+    private boolean readyLateBy(long now, long lateNanos) {
+        return ready.firstDeadline() <= shards.wheelTime(now) - lateNanos;
+    }
+
+    /**
+     * Hands the roles on as a worker leaves the queue ([3]): with a task (the leader goes out
+     * holding the lead; the stand-in or a helper goes out because the lead is behind), or
+     * without one (interrupted, or its timed poll ran out). Call only when holding workerLock.
+     */
+    private void leaveRoles(Thread me, boolean tookTask, boolean behind) {
+        if (leader == me && !tookTask) {
+            leader = null;
+            leaderOut = false;
+        }
+        if (standIn == me) {
+            standIn = null;
+            watching = false;
+        }
+        int wanted = behind ? ready.remaining() : 0; // late work: every waiting worker may help ([3])
+        if (leader == null) {
+            if (standIn != null) {
+                LockSupport.unpark(standIn); // it parks without the condition: wake it to lead
+            } else {
+                wanted = Math.max(wanted, 1);
+            }
+        } else if (leaderOut) {
+            if (standIn == null) {
+                wanted = Math.max(wanted, 1); // someone must watch the worker out
+            } else if (tookTask && leader == me && standInWakesAt > shards.wheelTime(clock.nanoTime()) + TAKE_OVER_NANOS) {
+                LockSupport.unpark(standIn); // it sleeps on a later plan: let it watch this run
+            }
+        }
+        for (int i = Math.min(wanted, followersWaiting); i > 0; i--) {
+            followers.signal();
         }
     }
 
@@ -376,26 +522,13 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (count == 0) {
             return null;
         }
+        harvests++;
         WheelTask first = gathered[0];
         if (count > 1) {
             ready = ReadyBatch.of(Arrays.copyOfRange(gathered, 1, count), count - 1);
         }
         Arrays.fill(gathered, 0, count, null); // hold no task longer than the batch does
         return first;
-    }
-
-    /**
-     * Wakes as many waiting followers as there are ready tasks, and one to lead if no one does
-     * ([3], [5]). Call only when holding workerLock.
-     */
-    private void signalFollowers() {
-        int wanted = ready.remaining();
-        if (leader == null) {
-            wanted = Math.max(wanted, 1);
-        }
-        for (int i = Math.min(wanted, followersWaiting); i > 0; i--) {
-            followers.signal();
-        }
     }
 
     /** Waits as a follower. Call only when holding workerLock; it is released while waiting. */
@@ -418,35 +551,73 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * workerLock; it is released while parked and held again on return.
      */
     private void lead(long untilEvent, long waitNanos, long now) throws InterruptedException {
-        long parkNanos = parkNanos(untilEvent, waitNanos, slackNanos);
+        leaderOut = false;
+        // What producers compare with: the planned event, not the slack after it ([8]).
+        long until = untilEvent == Long.MAX_VALUE
+                ? Long.MAX_VALUE
+                : TimingWheel.addSaturated(shards.wheelTime(now), untilEvent);
+        park(until, parkNanos(untilEvent, waitNanos, slackNanos));
+    }
+
+    /**
+     * Waits as the stand-in ([3]): while the leader parks, until a little after the leader's
+     * planned event; while the leader is out, until TAKE_OVER_NANOS after the earliest due work,
+     * published for producers as the leader publishes its park. Call only when holding
+     * workerLock; it is released while parked and held again on return.
+     */
+    private void standIn(long now, long waitNanos) throws InterruptedException {
+        standIn = Thread.currentThread();
+        long wheelNow = shards.wheelTime(now);
+        long event = leaderOut ? Math.min(ready.firstDeadline(), shards.earliestEvent()) : parkedUntil;
+        long untilEvent = event == Long.MAX_VALUE || event == NOT_PARKED ? Long.MAX_VALUE : Math.max(0L, event - wheelNow);
+        long parkNanos = parkNanos(untilEvent, waitNanos, slackNanos + TAKE_OVER_NANOS);
+        standInWakesAt = parkNanos == Long.MAX_VALUE ? Long.MAX_VALUE : TimingWheel.addSaturated(wheelNow, parkNanos);
+        try {
+            if (leaderOut) {
+                park(event, parkNanos); // the event itself, even if past: only an earlier one re-plans
+            } else {
+                parkUnpublished(parkNanos);
+            }
+        } finally {
+            standInWakesAt = Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Parks the calling worker for {@code parkNanos} ({@link Long#MAX_VALUE}: until woken),
+     * published to producers as waking for wheel time {@code until} ([4]). Call only when
+     * holding workerLock; it is released while parked and held again on return.
+     */
+    private void park(long until, long parkNanos) throws InterruptedException {
         Thread me = Thread.currentThread();
-        leader = me;
         try {
             parkedLeader = me;
-            // What producers compare with: the planned event, not the slack after it ([8]).
-            long until = untilEvent == Long.MAX_VALUE
-                    ? Long.MAX_VALUE
-                    : TimingWheel.addSaturated(shards.wheelTime(now), untilEvent);
             parkedUntil = until;
             if (shards.earliestEvent() < until) {
                 return; // a producer lowered a bound meanwhile: plan again ([4])
             }
-            workerLock.unlock();
-            try {
-                if (parkNanos == Long.MAX_VALUE) {
-                    LockSupport.park(this);
-                } else {
-                    LockSupport.parkNanos(this, parkNanos);
-                }
-            } finally {
-                workerLock.lock();
-            }
-            WAKE_UPS.setOpaque(this, leaderWakeUps + 1); // see the field
+            parkUnpublished(parkNanos);
         } finally {
-            parkedUntil = NOT_PARKED;
-            parkedLeader = null;
-            leader = null;
+            if (parkedLeader == me) {
+                parkedUntil = NOT_PARKED;
+                parkedLeader = null;
+            }
         }
+    }
+
+    /** As {@link #park}, without telling producers: another parked worker answers for the next event. */
+    private void parkUnpublished(long parkNanos) throws InterruptedException {
+        workerLock.unlock();
+        try {
+            if (parkNanos == Long.MAX_VALUE) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, parkNanos);
+            }
+        } finally {
+            workerLock.lock();
+        }
+        WAKE_UPS.setOpaque(this, leaderWakeUps + 1); // see the field
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -473,9 +644,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         workerLock.lock();
         try {
             WheelTask task = takeDue(clock.nanoTime() - minLateNanos); // [8]
+            if (ready.remaining() > 0) {
+                LockSupport.unpark(parkedLeader); // a batch this poll made: the parked worker takes it
+            }
             return task == null ? null : task.outer();
         } finally {
-            signalFollowers();
             workerLock.unlock();
         }
     }
@@ -756,7 +929,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return parkedLeader != null;
     }
 
-    /** Times a leader woke from a park; any thread, an opaque read, no lock (see the field). */
+    /** Times the leader or the stand-in woke from a park; any thread, an opaque read, no lock (see the field). */
     long leaderWakeUps() {
         return (long) WAKE_UPS.getOpaque(this);
     }

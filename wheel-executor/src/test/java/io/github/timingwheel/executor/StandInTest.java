@@ -1,0 +1,167 @@
+package io.github.timingwheel.executor;
+
+import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitInTask;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static io.github.timingwheel.executor.ExecutorTesting.get;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timingwheel.core.ManualTimeSource;
+import io.github.timingwheel.core.TimeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The stand-in of {@link WheelWorkQueue} (note [3]): the worker that leads keeps the lead while
+ * it runs the tasks it took, and another worker takes over only when due work has waited
+ * {@link WheelWorkQueue#TAKE_OVER_NANOS} for it, by the clock or, on a clock that stands still,
+ * in real time without progress. These tests hold the leader in a body that does not return
+ * until other tasks have run: they pass only if the other workers take over, and a queue whose
+ * workers wait for the leader hangs them until the bounded waits fail.
+ *
+ * <p>Shown to catch a stand-in that never takes over ({@code mustTakeOver} returning false), one
+ * that parks without a timeout while the leader is out, one without the real-time rule (only the
+ * manual-clock test goes red), and a worker that takes the lead without waking a follower to
+ * stand in (only the test of two held leaders goes red).
+ */
+class StandInTest {
+
+    private final List<WheelScheduledExecutor> executors = new ArrayList<>();
+
+    @AfterEach
+    void shutDown() throws InterruptedException {
+        for (WheelScheduledExecutor executor : executors) {
+            executor.shutdownNow();
+        }
+        for (WheelScheduledExecutor executor : executors) {
+            awaitTermination(executor);
+        }
+    }
+
+    private WheelScheduledExecutor executor(int workers, int shards, TimeSource clock) {
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(workers).shards(shards).timeSource(clock).daemon(true).build();
+        executors.add(executor);
+        executor.prestartAllCoreThreads();
+        return executor;
+    }
+
+    /** A task due while the leader runs a body that waits for it: another worker must run it. */
+    @ParameterizedTest(name = "{0} workers, {1} shards")
+    @CsvSource({"2, 1", "2, 8", "4, 1", "4, 8"})
+    void aTaskDueWhileTheLeaderIsHeld_runsOnAnotherWorker(int workers, int shards) throws Exception {
+        WheelScheduledExecutor executor = executor(workers, shards, TimeSource.system());
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScheduledFuture<?> holder = executor.schedule(() -> {
+            held.countDown();
+            awaitInTask(release);
+        }, 0L, MILLISECONDS);
+        await(held);
+
+        ScheduledFuture<String> meanwhile = executor.schedule(() -> Thread.currentThread().getName(), 5L, MILLISECONDS);
+
+        try {
+            assertThat(get(meanwhile)).isNotNull();
+            assertThat(holder.isDone()).as("the holder still waits").isFalse();
+        } finally {
+            release.countDown();
+        }
+        get(holder);
+    }
+
+    /**
+     * Two leaders held one after the other: the worker that took over from the first is held
+     * too, so a third worker, waiting as a plain follower until then, must be woken to stand in.
+     */
+    @ParameterizedTest(name = "{0} workers")
+    @CsvSource({"3", "4"})
+    void aTaskDueWhileTwoLeadersInTurnAreHeld_runsOnAThirdWorker(int workers) throws Exception {
+        WheelScheduledExecutor executor = executor(workers, 1, TimeSource.system());
+        CountDownLatch release = new CountDownLatch(1);
+        List<ScheduledFuture<?>> holders = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                CountDownLatch held = new CountDownLatch(1);
+                holders.add(executor.schedule(() -> {
+                    held.countDown();
+                    awaitInTask(release);
+                }, 5L, MILLISECONDS));
+                await(held);
+            }
+
+            ScheduledFuture<String> meanwhile = executor.schedule(() -> Thread.currentThread().getName(), 5L, MILLISECONDS);
+
+            assertThat(get(meanwhile)).isNotNull();
+            assertThat(holders).noneMatch(ScheduledFuture::isDone);
+        } finally {
+            release.countDown();
+        }
+        for (ScheduledFuture<?> holder : holders) {
+            get(holder);
+        }
+    }
+
+    /**
+     * As many tasks due at one instant as there are workers, each waiting until all of them have
+     * started: every worker must join, one after another, each taking over from a held leader.
+     */
+    @ParameterizedTest(name = "{0} workers, {1} shards")
+    @CsvSource({"2, 1", "3, 1", "4, 8"})
+    void asManyTasksAsWorkers_dueTogether_thatWaitForEachOther_allRun(int workers, int shards) throws Exception {
+        WheelScheduledExecutor executor = executor(workers, shards, TimeSource.system());
+        CountDownLatch allStarted = new CountDownLatch(workers);
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        List<ScheduledFuture<?>> tasks = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            tasks.add(executor.schedule(() -> {
+                threads.add(Thread.currentThread().getName());
+                allStarted.countDown();
+                awaitInTask(allStarted);
+            }, 10L, MILLISECONDS));
+        }
+
+        for (ScheduledFuture<?> task : tasks) {
+            get(task);
+        }
+        assertThat(threads).hasSize(workers);
+    }
+
+    /**
+     * On a manual clock that stands still no due task ever grows late, so only the real-time rule
+     * (no progress by the lead for TAKE_OVER_NANOS) lets the stand-in take over.
+     */
+    @Test
+    void onAClockThatStandsStill_theStandInTakesOverFromALeaderThatMakesNoProgress() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelScheduledExecutor executor = executor(2, 1, clock);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScheduledFuture<?> holder = executor.schedule(() -> {
+            held.countDown();
+            awaitInTask(release);
+        }, 0L, MILLISECONDS);
+        await(held);
+        ScheduledFuture<Long> meanwhile = executor.schedule(clock::nanoTime, 1L, MILLISECONDS);
+        long dueAt = clock.nanoTime() + MILLISECONDS.toNanos(1L);
+
+        clock.advance(1L, MILLISECONDS); // exactly due: never late by the clock, which stops here
+
+        try {
+            assertThat(get(meanwhile)).isEqualTo(dueAt);
+            assertThat(holder.isDone()).isFalse();
+        } finally {
+            release.countDown();
+        }
+        get(holder);
+    }
+}
