@@ -140,11 +140,21 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * or a descheduled worker costs.
      */
     static final long TAKE_OVER_NANOS = 1_000_000L;
+    /**
+     * How late due work may fall behind a leader that is out before another worker joins ([3]):
+     * the leader wakes the stand-in when it harvests a task that late, and a waiting worker
+     * helps with a ready batch whose first task is that late; beyond the lateness a tolerance
+     * plans ([8]). Above a machine's usual wake-up latency (tens of microseconds), so that
+     * work on time wakes no one.
+     */
+    static final long LATE_NANOS = 250_000L;
     private static final long NOT_PARKED = Long.MIN_VALUE;
     /** How long ago a task must have come due to be handed out by a worker ([8]). */
     private final long minLateNanos;
     /** How much later than its planned event the leader wakes, besides minLateNanos ([8]). */
     private final long slackNanos;
+    /** LATE_NANOS beyond the slack: how late work is when another worker joins ([3], [8]). */
+    private final long lateNanos;
 
     private final TimeSource clock;
     /** The wheels, their locks and inboxes, and the merged view of time ([1]). */
@@ -212,6 +222,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         this.clock = clock;
         this.minLateNanos = toleranceNanos / 4;
         this.slackNanos = toleranceNanos / 2 - minLateNanos;
+        this.lateNanos = slackNanos + LATE_NANOS;
         this.shards = new WheelShards(shardCount, shape, clock.nanoTime());
     }
 
@@ -383,9 +394,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                         takeLead(me);
                         leaderOut = true;
                         tookTask = true;
+                        if (standIn != null && task.deadline() <= shards.wheelTime(now) - lateNanos) {
+                            LockSupport.unpark(standIn); // behind: let the stand-in take over ([3])
+                        }
                         return task.outer();
                     }
-                } else if (readyLateBy(now, TAKE_OVER_NANOS)) {
+                } else if (readyLateBy(now, lateNanos)) {
                     WheelTask task = ready.claim(); // help with a batch the workers out are late on
                     if (task != null) {
                         behind = true;
@@ -438,7 +452,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             watching = false;
             return false;
         }
-        if (due <= wheelNow - TAKE_OVER_NANOS) {
+        if (due <= wheelNow - lateNanos) {
             return true;
         }
         ReadyBatch batch = ready;
