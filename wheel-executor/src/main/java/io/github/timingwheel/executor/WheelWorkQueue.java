@@ -60,22 +60,23 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     ones. A second worker, the stand-in, parks timed: while the leader parks, until
      *     TAKE_OVER_NANOS after the leader's planned event; while the leader is out, until
      *     TAKE_OVER_NANOS after the earliest due work, published for producers as [4]. It takes
-     *     the lead when due work has waited TAKE_OVER_NANOS for the leader, by the clock (the
-     *     leader is behind) or in real time with no harvest or claim meanwhile (the leader is
-     *     held in a body; this rule also serves a clock that stands still). Any other waiting
-     *     worker helps with a ready batch ([5]) whose first task is that late, and waits
-     *     untimed on 'followers' otherwise. So one worker does the work while it keeps up,
-     *     with its wheel and batches in its own cache and the other cores free, and no task
-     *     waits more than about TAKE_OVER_NANOS (plus a wake-up) for a held or late leader
-     *     while another worker waits. The JDK's executor wakes a follower on every take
-     *     instead: on a machine whose cores are all busy that hand-off is the tail (busy-CPU
-     *     lateness p99 0.97 ms against 3.2 ms, docs/performance.md "The stand-in"). Hand-offs
+     *     the lead from a leader that is out when due work is late by 'lateNanos' (LATE_NANOS
+     *     beyond the tolerance's slack, [8]): the leader is behind, and unparks the stand-in
+     *     itself when it takes a task that late; or when work has been due for TAKE_OVER_NANOS
+     *     of real time with no harvest or claim meanwhile: the leader is held in a body (this
+     *     rule also serves a clock that stands still). Any other waiting worker helps with a
+     *     ready batch ([5]) whose first task is that late, and waits untimed on 'followers'
+     *     otherwise. So one worker does the work while it keeps up, with its wheel and batches
+     *     in its own cache and the other cores free, and no task waits more than about
+     *     TAKE_OVER_NANOS (plus a wake-up) for a held leader while another worker waits. The
+     *     JDK's executor wakes a follower on every take instead: on a machine whose cores are
+     *     all busy, that hand-off is the tail (docs/performance.md, "The stand-in"). Hand-offs
      *     (leaveRoles): a worker that leaves without a task gives up its roles and wakes the
      *     stand-in or a follower to lead; a worker that takes the lead from the stand-in's role
      *     wakes a follower to stand in; a worker that takes over or helps because work is late
-     *     wakes as many followers as there are ready tasks. The stand-in never waits untimed
-     *     while the leader is out with work pending: if its park would end more than
-     *     TAKE_OVER_NANOS after the leader goes out, the leader unparks it.
+     *     wakes as many followers as there are ready tasks. The stand-in never sleeps through
+     *     a leader's run: if its park would end more than TAKE_OVER_NANOS after the leader goes
+     *     out, the leader unparks it.
      * [4] Waking the leader. Before parking, the leader publishes 'parkedLeader' and then
      *     'parkedUntil' (volatile), and then reads every shard's published bound again. A
      *     producer lowers its shard's bound (a volatile write, WheelShard [3], [4]) and then
