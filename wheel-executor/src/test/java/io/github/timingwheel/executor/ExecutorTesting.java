@@ -59,6 +59,16 @@ final class ExecutorTesting {
                 .isTrue();
     }
 
+    /** Stops every executor at once ({@code shutdownNow}), then waits for each to terminate. */
+    static void shutDownAll(Iterable<? extends ExecutorService> executors) throws InterruptedException {
+        for (ExecutorService executor : executors) {
+            executor.shutdownNow();
+        }
+        for (ExecutorService executor : executors) {
+            awaitTermination(executor);
+        }
+    }
+
     /**
      * Polls {@code condition} until it holds, for states no latch can report (a thread parked
      * inside the queue). Not a sleep for synchronisation: it returns as soon as the state is seen.

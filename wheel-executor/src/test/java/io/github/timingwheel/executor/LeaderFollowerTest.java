@@ -5,6 +5,7 @@ import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
 import static io.github.timingwheel.executor.ExecutorTesting.observeFor;
+import static io.github.timingwheel.executor.ExecutorTesting.shutDownAll;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
@@ -101,12 +102,7 @@ class LeaderFollowerTest {
 
     @AfterEach
     void shutDown() throws InterruptedException {
-        for (WheelScheduledExecutor executor : executors) {
-            executor.shutdownNow();
-        }
-        for (WheelScheduledExecutor executor : executors) {
-            awaitTermination(executor);
-        }
+        shutDownAll(executors);
     }
 
     static Stream<Arguments> configurations() {

@@ -6,6 +6,7 @@ import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitInTask;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
+import static io.github.timingwheel.executor.ExecutorTesting.shutDownAll;
 import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MICROSECONDS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
@@ -66,12 +67,7 @@ class SerialTaskGroupTest {
 
     @AfterEach
     void shutDown() throws InterruptedException {
-        for (WheelScheduledExecutor executor : executors) {
-            executor.shutdownNow();
-        }
-        for (WheelScheduledExecutor executor : executors) {
-            awaitTermination(executor);
-        }
+        shutDownAll(executors);
     }
 
     /**

@@ -2,8 +2,8 @@ package io.github.timingwheel.executor;
 
 import static io.github.timingwheel.executor.ExecutorTesting.await;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitInTask;
-import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
+import static io.github.timingwheel.executor.ExecutorTesting.shutDownAll;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,12 +42,7 @@ class StandInTest {
 
     @AfterEach
     void shutDown() throws InterruptedException {
-        for (WheelScheduledExecutor executor : executors) {
-            executor.shutdownNow();
-        }
-        for (WheelScheduledExecutor executor : executors) {
-            awaitTermination(executor);
-        }
+        shutDownAll(executors);
     }
 
     private WheelScheduledExecutor executor(int workers, int shards, TimeSource clock) {
@@ -58,18 +53,28 @@ class StandInTest {
         return executor;
     }
 
+    /**
+     * Schedules a task that, once it runs, holds its worker until {@code release}; returns when
+     * it has started.
+     */
+    private static ScheduledFuture<?> holdAWorker(WheelScheduledExecutor executor, long delayMillis,
+            CountDownLatch release) throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        ScheduledFuture<?> holder = executor.schedule(() -> {
+            held.countDown();
+            awaitInTask(release);
+        }, delayMillis, MILLISECONDS);
+        await(held);
+        return holder;
+    }
+
     /** A task due while the leader runs a body that waits for it: another worker must run it. */
     @ParameterizedTest(name = "{0} workers, {1} shards")
     @CsvSource({"2, 1", "2, 8", "4, 1", "4, 8"})
     void aTaskDueWhileTheLeaderIsHeld_runsOnAnotherWorker(int workers, int shards) throws Exception {
         WheelScheduledExecutor executor = executor(workers, shards, TimeSource.system());
-        CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ScheduledFuture<?> holder = executor.schedule(() -> {
-            held.countDown();
-            awaitInTask(release);
-        }, 0L, MILLISECONDS);
-        await(held);
+        ScheduledFuture<?> holder = holdAWorker(executor, 0L, release);
 
         ScheduledFuture<String> meanwhile = executor.schedule(() -> Thread.currentThread().getName(), 5L, MILLISECONDS);
 
@@ -94,12 +99,7 @@ class StandInTest {
         List<ScheduledFuture<?>> holders = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
-                CountDownLatch held = new CountDownLatch(1);
-                holders.add(executor.schedule(() -> {
-                    held.countDown();
-                    awaitInTask(release);
-                }, 5L, MILLISECONDS));
-                await(held);
+                holders.add(holdAWorker(executor, 5L, release));
             }
 
             ScheduledFuture<String> meanwhile = executor.schedule(() -> Thread.currentThread().getName(), 5L, MILLISECONDS);
@@ -147,13 +147,8 @@ class StandInTest {
     void onAClockThatStandsStill_theStandInTakesOverFromALeaderThatMakesNoProgress() throws Exception {
         ManualTimeSource clock = new ManualTimeSource();
         WheelScheduledExecutor executor = executor(2, 1, clock);
-        CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ScheduledFuture<?> holder = executor.schedule(() -> {
-            held.countDown();
-            awaitInTask(release);
-        }, 0L, MILLISECONDS);
-        await(held);
+        ScheduledFuture<?> holder = holdAWorker(executor, 0L, release);
         ScheduledFuture<Long> meanwhile = executor.schedule(clock::nanoTime, 1L, MILLISECONDS);
         long dueAt = clock.nanoTime() + MILLISECONDS.toNanos(1L);
 
