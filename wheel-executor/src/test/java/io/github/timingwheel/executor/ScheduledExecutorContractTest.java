@@ -3,6 +3,7 @@ package io.github.timingwheel.executor;
 import static io.github.timingwheel.executor.ExecutorTesting.LATE_SLACK_NANOS;
 import static io.github.timingwheel.executor.ExecutorTesting.TIMEOUT_SECONDS;
 import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitInTask;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
@@ -1265,6 +1266,41 @@ abstract class ScheduledExecutorContractTest {
         assertThat(fails.isDone()).isTrue();
         assertThat(get(executor.submit(Thread::currentThread))).isSameAs(worker);
         assertThat(pool(executor).getPoolSize()).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Idle workers that time out (allowCoreThreadTimeOut): the queue's timed poll. Not tested:
+    // a task due while the other workers are busy, after the idle one's keep-alive. The JDK's
+    // executor leaves it until a busy worker is free (the idle worker's poll times out before
+    // the task is due, and it exits since it is not the last), and ours does the same.
+
+    /** An executor of {@code workers} whose idle workers exit after 20 ms. */
+    private ThreadPoolExecutor timingOutExecutor(int workers) {
+        ThreadPoolExecutor executor = (ThreadPoolExecutor) executor(workers);
+        executor.setKeepAliveTime(20L, MILLISECONDS);
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
+    @Test
+    void withCoreThreadTimeOut_idleWorkersExit_andALaterTaskStillRunsOnTime() throws Exception {
+        ThreadPoolExecutor executor = timingOutExecutor(2);
+        executor.prestartAllCoreThreads();
+        awaitCondition("every idle worker has exited", () -> executor.getPoolSize() == 0);
+
+        for (int round = 0; round < 3; round++) {
+            long before = System.nanoTime();
+            // Due after several keep-alives: the worker started for it times out of its poll
+            // first, and stays because the queue is not empty.
+            ScheduledFuture<Long> task = ((ScheduledExecutorService) executor).schedule(System::nanoTime, 100L, MILLISECONDS);
+
+            long startedAt = get(task);
+
+            assertThat(startedAt - before).as("round %d", round)
+                    .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(100L))
+                    .isLessThan(MILLISECONDS.toNanos(100L) + LATE_SLACK_NANOS);
+            awaitCondition("every worker has exited again", () -> executor.getPoolSize() == 0);
+        }
     }
 
     // ---------------------------------------------------------------------------------------
