@@ -184,6 +184,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     private ReadyBatch watchedBatch;
     private int watchedRemaining;
     private long watchedSince;
+    /**
+     * Times a worker began to wait as the stand-in, for tests: a stand-in that re-plans without
+     * parking shows here. Written under workerLock, read opaque without it (as leaderWakeUps).
+     */
+    private long standInLooks;
     /** Workers waiting on 'followers'. Guarded by workerLock. */
     private int followersWaiting;
     /** Due tasks handed out for workers to claim ([5]); replaced under workerLock, read by anyone. */
@@ -582,6 +587,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     private void standIn(long now, long waitNanos) throws InterruptedException {
         standIn = Thread.currentThread();
+        STAND_IN_LOOKS.setOpaque(this, standInLooks + 1); // see the field
         long wheelNow = shards.wheelTime(now);
         long event = leaderOut ? Math.min(ready.firstDeadline(), shards.earliestEvent()) : parkedUntil;
         long untilEvent = event == Long.MAX_VALUE || event == NOT_PARKED ? Long.MAX_VALUE : Math.max(0L, event - wheelNow);
@@ -949,11 +955,18 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return (long) WAKE_UPS.getOpaque(this);
     }
 
+    /** Times a worker began to wait as the stand-in; any thread, an opaque read, no lock. */
+    long standInLooks() {
+        return (long) STAND_IN_LOOKS.getOpaque(this);
+    }
+
     private static final VarHandle WAKE_UPS;
+    private static final VarHandle STAND_IN_LOOKS;
 
     static {
         try {
             WAKE_UPS = MethodHandles.lookup().findVarHandle(WheelWorkQueue.class, "leaderWakeUps", long.class);
+            STAND_IN_LOOKS = MethodHandles.lookup().findVarHandle(WheelWorkQueue.class, "standInLooks", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,8 +34,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>Shown to catch a stand-in that never takes over ({@code mustTakeOver} returning false), one
  * that parks without a timeout while the leader is out, one without the real-time rule (only the
- * manual-clock test goes red), and a worker that takes the lead without waking a follower to
- * stand in (only the test of two held leaders goes red).
+ * manual-clock test goes red), a worker that takes the lead without waking a follower to stand
+ * in (only the test of two held leaders goes red), and a stand-in that plans again at once
+ * instead of parking (only the test that counts its looks goes red).
  */
 class StandInTest {
 
@@ -137,6 +139,33 @@ class StandInTest {
             get(task);
         }
         assertThat(threads).hasSize(workers);
+    }
+
+    /**
+     * While the leader is held and due work is not yet late, the stand-in parks between looks
+     * rather than planning again at once: on a manual clock that stands still with the task due
+     * 100 us before it (due, not late), it takes over after its 1 ms of real time in a handful of
+     * looks. Shown to catch a stand-in that publishes the present instead of the task's past
+     * deadline, sees that earlier bound, and plans again without parking: thousands of looks.
+     */
+    @Test
+    void whileTheLeaderIsHeld_theStandInParksBetweenLooks_ratherThanSpinning() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelScheduledExecutor executor = executor(2, 1, clock);
+        CountDownLatch release = new CountDownLatch(1);
+        ScheduledFuture<?> holder = holdAWorker(executor, 0L, release);
+        ScheduledFuture<Long> meanwhile = executor.schedule(clock::nanoTime, 1L, MILLISECONDS);
+        long looksBefore = executor.queue().standInLooks();
+
+        clock.advance(1_100L, TimeUnit.MICROSECONDS);
+
+        try {
+            assertThat(get(meanwhile)).isNotNull();
+            assertThat(executor.queue().standInLooks() - looksBefore).as("times the stand-in began to wait").isLessThan(20L);
+        } finally {
+            release.countDown();
+        }
+        get(holder);
     }
 
     /**
