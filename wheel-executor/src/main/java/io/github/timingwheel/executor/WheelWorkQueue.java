@@ -386,10 +386,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         Thread me = Thread.currentThread();
         boolean tookTask = false;
         boolean behind = false;
+        long now = 0L;
         workerLock.lockInterruptibly();
         try {
             for (;;) {
-                long now = clock.nanoTime() - minLateNanos; // [8]
+                now = clock.nanoTime() - minLateNanos; // [8]
                 if (leader != null && leader != me && leaderOut && mustTakeOver(now)) {
                     takeLead(me); // the worker out is stuck or behind ([3])
                     behind = true;
@@ -430,7 +431,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 }
             }
         } finally {
-            leaveRoles(me, tookTask, behind);
+            leaveRoles(me, tookTask, behind, now);
             workerLock.unlock();
         }
     }
@@ -483,9 +484,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     /**
      * Hands the roles on as a worker leaves the queue ([3]): with a task (the leader goes out
      * holding the lead; the stand-in or a helper goes out because the lead is behind), or
-     * without one (interrupted, or its timed poll ran out). Call only when holding workerLock.
+     * without one (interrupted, or its timed poll ran out). {@code now} is the clock as the
+     * caller last read it back ([8]), used only when it took a task: its take read it, so the
+     * leader going out reads the clock no more than before. Call only when holding workerLock.
      */
-    private void leaveRoles(Thread me, boolean tookTask, boolean behind) {
+    private void leaveRoles(Thread me, boolean tookTask, boolean behind, long now) {
         if (leader == me && !tookTask) {
             leader = null;
             leaderOut = false;
@@ -504,7 +507,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         } else if (leaderOut) {
             if (standIn == null) {
                 wanted = Math.max(wanted, 1); // someone must watch the worker out
-            } else if (tookTask && leader == me && standInWakesAt > shards.wheelTime(clock.nanoTime()) + TAKE_OVER_NANOS) {
+            } else if (tookTask && leader == me && standInWakesAt > shards.wheelTime(now + minLateNanos) + TAKE_OVER_NANOS) {
                 LockSupport.unpark(standIn); // it sleeps on a later plan: let it watch this run
             }
         }
