@@ -9,6 +9,7 @@ import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
 import static io.github.timingwheel.executor.ExecutorTesting.get;
 import static io.github.timingwheel.executor.ExecutorTesting.nanosSince;
 import static io.github.timingwheel.executor.ExecutorTesting.observeFor;
+import static io.github.timingwheel.executor.ExecutorTesting.shutDownAll;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
@@ -141,12 +142,7 @@ abstract class ScheduledExecutorContractTest {
 
     @AfterEach
     void shutDownEveryExecutor() throws InterruptedException {
-        for (ScheduledExecutorService executor : executors) {
-            executor.shutdownNow();
-        }
-        for (ScheduledExecutorService executor : executors) {
-            awaitTermination(executor);
-        }
+        shutDownAll(executors);
     }
 
     static final Runnable NOOP = () -> { };

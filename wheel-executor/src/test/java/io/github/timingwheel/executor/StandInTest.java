@@ -17,9 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The stand-in of {@link WheelWorkQueue} (note [3]): the worker that leads keeps the lead while
@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * that parks without a timeout while the leader is out, one without the real-time rule (only the
  * manual-clock test goes red), a worker that takes the lead without waking a follower to stand
  * in (only the test of two held leaders goes red), and a stand-in that plans again at once
- * instead of parking (only the test that counts its looks goes red).
+ * instead of parking (only the manual-clock case whose clock stops past the deadline goes red).
  */
 class StandInTest {
 
@@ -142,50 +142,32 @@ class StandInTest {
     }
 
     /**
-     * While the leader is held and due work is not yet late, the stand-in parks between looks
-     * rather than planning again at once: on a manual clock that stands still with the task due
-     * 100 us before it (due, not late), it takes over after its 1 ms of real time in a handful of
-     * looks. Shown to catch a stand-in that publishes the present instead of the task's past
-     * deadline, sees that earlier bound, and plans again without parking: thousands of looks.
+     * On a manual clock that stands still no due task ever grows late, so only the real-time rule
+     * (no progress by the lead for TAKE_OVER_NANOS) lets the stand-in take over; and until it
+     * does, it parks between looks rather than planning again at once. The clock stops where the
+     * task is exactly due, or 100 us past it (due, not late): in both, the stand-in takes over
+     * after its 1 ms of real time in a handful of looks. The second case is the one that shows a
+     * stand-in that publishes the present instead of the task's past deadline, sees that earlier
+     * bound, and plans again without parking: thousands of looks.
      */
-    @Test
-    void whileTheLeaderIsHeld_theStandInParksBetweenLooks_ratherThanSpinning() throws Exception {
+    @ParameterizedTest(name = "the clock stops {0} us after the task was armed")
+    @ValueSource(longs = {1_000L, 1_100L})
+    void onAClockThatStandsStill_theStandInTakesOverFromALeaderThatMakesNoProgress_parkingBetweenLooks(
+            long stopMicros) throws Exception {
         ManualTimeSource clock = new ManualTimeSource();
         WheelScheduledExecutor executor = executor(2, 1, clock);
         CountDownLatch release = new CountDownLatch(1);
         ScheduledFuture<?> holder = holdAWorker(executor, 0L, release);
         ScheduledFuture<Long> meanwhile = executor.schedule(clock::nanoTime, 1L, MILLISECONDS);
+        long stoppedAt = clock.nanoTime() + TimeUnit.MICROSECONDS.toNanos(stopMicros);
         long looksBefore = executor.queue().standInLooks();
 
-        clock.advance(1_100L, TimeUnit.MICROSECONDS);
+        clock.advance(stopMicros, TimeUnit.MICROSECONDS); // never late by the clock, which stops here
 
         try {
-            assertThat(get(meanwhile)).isNotNull();
-            assertThat(executor.queue().standInLooks() - looksBefore).as("times the stand-in began to wait").isLessThan(20L);
-        } finally {
-            release.countDown();
-        }
-        get(holder);
-    }
-
-    /**
-     * On a manual clock that stands still no due task ever grows late, so only the real-time rule
-     * (no progress by the lead for TAKE_OVER_NANOS) lets the stand-in take over.
-     */
-    @Test
-    void onAClockThatStandsStill_theStandInTakesOverFromALeaderThatMakesNoProgress() throws Exception {
-        ManualTimeSource clock = new ManualTimeSource();
-        WheelScheduledExecutor executor = executor(2, 1, clock);
-        CountDownLatch release = new CountDownLatch(1);
-        ScheduledFuture<?> holder = holdAWorker(executor, 0L, release);
-        ScheduledFuture<Long> meanwhile = executor.schedule(clock::nanoTime, 1L, MILLISECONDS);
-        long dueAt = clock.nanoTime() + MILLISECONDS.toNanos(1L);
-
-        clock.advance(1L, MILLISECONDS); // exactly due: never late by the clock, which stops here
-
-        try {
-            assertThat(get(meanwhile)).isEqualTo(dueAt);
+            assertThat(get(meanwhile)).isEqualTo(stoppedAt);
             assertThat(holder.isDone()).isFalse();
+            assertThat(executor.queue().standInLooks() - looksBefore).as("times the stand-in began to wait").isLessThan(20L);
         } finally {
             release.countDown();
         }
