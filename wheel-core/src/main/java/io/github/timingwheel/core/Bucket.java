@@ -83,6 +83,28 @@ final class Bucket extends TimerNode {
     }
 
     /**
+     * Empties the bucket in O(1), leaving its nodes linked in a ring of their own, for a walk
+     * from both ends at once.
+     *
+     * @return the first of the removed nodes (its {@code prev} is the last, whose {@code next}
+     *     is the first), or null if the bucket was empty; the caller must relink or clear each
+     *     node
+     */
+    TimerNode detachRing() {
+        if (isEmpty()) {
+            return null;
+        }
+        TimerNode first = next;
+        TimerNode last = prev;
+        first.prev = last;
+        last.next = first;
+        prev = this;
+        next = this;
+        count = 0;
+        return first;
+    }
+
+    /**
      * Empties the bucket in O(1).
      *
      * @return the first of the removed nodes, whose {@code next} links end in null; the nodes

@@ -158,6 +158,18 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     an arrival does for a quarter of the ring's arrivals: amortised, one placement per
      *     arrival at most. A poll places at most the ring's capacity of staged nodes before
      *     it advances, on top of the bounded steps of [5].
+     * [12] Walking a bucket. Its nodes lie wherever their tasks were allocated, in no order of
+     *     their deadlines, so in a large wheel each step along its list is a cache miss, and a
+     *     step cannot begin before the one before it has loaded the link: a tick of a thousand
+     *     timers due spent about 350 µs walking its bucket while they waited. A cascade
+     *     therefore walks a bucket from both ends at once, two independent chains of loads and
+     *     so two misses in flight instead of one, at no cost to a schedule or a cancel (the
+     *     bucket is still one doubly-linked list). Nodes keep list order, which DueRun's
+     *     ordered-batch check and its ties rely on (DueRun [2], [4]): the front half is placed
+     *     as it is walked and the back half waits on a stack (WALK_STACK nodes; beyond that the
+     *     front walks on alone), placed from the stack's top once the two ends meet. A pacing
+     *     step moves nodes from the front only, since the nodes it leaves must follow the ones
+     *     it moves.
      */
 
     /**
@@ -165,6 +177,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * (a cache miss each) that is on the order of 100 µs of work.
      */
     static final int PACING_CHUNK = 1024;
+    /** The most nodes of a bucket's back half that wait while its front half is placed ([12]). */
+    static final int WALK_STACK = 512;
 
     private final long originNanos;
     private final long tickNanos;
@@ -194,6 +208,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     private long size;
     /** How many times a node was moved down by a cascade: work a test can bound per poll. */
     private long movedNodes;
+    /**
+     * The back half of a bucket being walked ([12]): empty until the first cascade of two or
+     * more nodes, then WALK_STACK entries, null outside replaceAll.
+     */
+    private TimerNode[] walkStack = new TimerNode[0];
     /** Recent arrivals not yet placed ([11]), or null if this wheel stages nothing. */
     private final StagingRing staging;
     /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after the last poll. */
@@ -800,17 +819,53 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         }
     }
 
-    /** Empties {@code bucket} and places each of its nodes again relative to currentTick. */
+    /**
+     * Empties {@code bucket} and places each of its nodes again relative to currentTick, in list
+     * order, walking the list from both ends at once ([12]).
+     */
     private void replaceAll(Bucket bucket) {
-        TimerNode node = bucket.detachAll();
-        while (node != null) {
-            TimerNode following = node.next;
-            node.prev = null;
-            node.next = null;
-            place(node, ticks.divide(node.deadline));
-            movedNodes++;
-            node = following;
+        TimerNode front = bucket.detachRing();
+        if (front == null) {
+            return;
         }
+        TimerNode back = front.prev; // the last node
+        TimerNode[] later = walkStack;
+        if (later.length == 0 && front != back) {
+            later = walkStack = new TimerNode[WALK_STACK];
+        }
+        // Placed: the nodes before 'front'. On the stack: those after 'back', the last at the
+        // bottom. Still to visit: 'front' to 'back'.
+        int depth = 0;
+        while (front != back && depth < later.length) {
+            TimerNode afterFront = front.next; // both loads before either node is touched again:
+            TimerNode beforeBack = back.prev;  // two misses in flight, not one
+            later[depth++] = back;
+            replace(front);
+            if (afterFront == back) {
+                front = null; // every node visited
+                break;
+            }
+            front = afterFront;
+            back = beforeBack;
+        }
+        while (front != null) { // the stack is full, or one node is left in the middle
+            TimerNode following = front == back ? null : front.next;
+            replace(front);
+            front = following;
+        }
+        while (depth > 0) {
+            TimerNode node = later[--depth];
+            later[depth] = null; // the stack holds no node once it is placed
+            replace(node);
+        }
+    }
+
+    /** Places a node that has just left its bucket again, relative to currentTick. */
+    private void replace(TimerNode node) {
+        node.prev = null;
+        node.next = null;
+        place(node, ticks.divide(node.deadline));
+        movedNodes++;
     }
 
     /** The tick of the next cascade ([4]), or Long.MAX_VALUE if the wheel holds nothing beyond the heap. */

@@ -1,6 +1,7 @@
 package io.github.timingwheel.core;
 
 import static io.github.timingwheel.core.TimingWheel.PACING_CHUNK;
+import static io.github.timingwheel.core.TimingWheel.WALK_STACK;
 import static io.github.timingwheel.core.WheelFixtures.FIRING_ORDER;
 import static io.github.timingwheel.core.WheelFixtures.slotSpanNanos;
 import static io.github.timingwheel.core.WheelInvariants.locate;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The early cascade of {@link TimingWheel} ([3] to [5] of its notes): a large slot moves down in
@@ -281,6 +284,42 @@ class TimingWheelCascadeTest {
         assertThat(largestHeap).as("most nodes in the heap at once; most due in one tick: %d", mostInOneTick)
                 .isLessThanOrEqualTo(mostInOneTick);
         WheelInvariants.check(h.wheel);
+    }
+
+    /**
+     * A cascade walks a bucket from both ends at once and keeps its list order ([12]): the
+     * nodes of one tick, scheduled in random order of their deadlines, reach the due run in the
+     * order they were scheduled (a run's slot is its arrival index), which DueRun's check for an
+     * ordered batch and its ties rely on. The counts put the back half in the stack, fill it
+     * exactly, and overflow it so that the front walks on alone, with even and odd counts.
+     */
+    @ParameterizedTest(name = "{0} nodes")
+    @ValueSource(ints = {DueHeap.RUN_MIN, DueHeap.RUN_MIN + 1, 2 * WALK_STACK, 2 * WALK_STACK + 1,
+            2 * WALK_STACK + 2, 3 * WALK_STACK + 1})
+    void cascade_walksFromBothEnds_keepsListOrder(int count) {
+        Harness h = new Harness(WheelShape.defaults(), 0L);
+        long tickStart = 10 * h.tickNanos(); // within level 0's span: one bucket, no staging
+        SplittableRandom random = h.random();
+        List<TestNode> scheduled = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, tickStart + random.nextLong(h.tickNanos()));
+            scheduled.add(node);
+        }
+        WheelInvariants.check(h.wheel);
+        h.advanceTo(tickStart + h.tickNanos());
+
+        assertThat(h.wheel.peekDue(h.clock.nanoTime())).as("a due node").isNotNull(); // the cascade
+
+        assertThat(h.wheel.dueCount()).isEqualTo(count);
+        for (int i = 0; i < count; i++) {
+            assertThat(DueHeap.runSlotOf(scheduled.get(i).heapIndex)).as("run slot of the node scheduled %d-th", i)
+                    .isEqualTo(i);
+        }
+        List<TestNode> fired = new ArrayList<>();
+        pollDue(h, fired);
+        scheduled.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(scheduled);
     }
 
     /** Schedules {@code count} nodes due uniformly in [opens, opens + window), without checks. */
