@@ -4,6 +4,7 @@ import io.github.timingwheel.examples.ReportTable.Column;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -16,10 +17,13 @@ import java.util.stream.Collectors;
  *
  * <p>Run: {@code java -jar examples/target/examples.jar [--help]}
  *
- * <p>For each scheduler, in turn, each step on a new instance of it: a warm-up run of a fifth of
- * the timers, not reported (so that the JIT has compiled the hot paths of this scheduler before
- * it is measured; "name warm-up" in the progress lines); a run flat out, for the throughput of
- * schedule and cancel; a run paced at {@code --rate},
+ * <p>For each scheduler, in turn, each step on a new instance of it: warm-up runs of a fifth of
+ * the timers each, flat out, for {@code --warm-up} (3 s by default) and at least one, not
+ * reported ("name warm-up" in the progress lines), so that the JIT has compiled the hot paths of
+ * this scheduler before it is measured: ours has more of them than Netty's timer, and on two
+ * busy cores the compiler takes seconds to reach them all (after one warm-up run of 200,000
+ * timers the flat-out row measured ours at 2 to 5 M calls/s, after 3 s at 9 to 15 M;
+ * docs/examples.md); a run flat out, for the throughput of schedule and cancel; a run paced at {@code --rate},
  * for everything else ({@link Workload}), then the CPU it uses while idle; the heap per pending
  * timer ({@link Measurements}). Lateness is measured at a pace the machine can keep, since on
  * a saturated CPU it measures the operating system's scheduler rather than ours.
@@ -58,9 +62,13 @@ public final class Demo {
     private static Column measure(Contender contender, DemoOptions options, Progress progress) {
         Workload workload = new Workload(options);
         String name = contender.title;
-        try (Subject<?> subject = contender.start(options.workers)) {
-            workload.run(subject, Math.max(1, options.timers / 5), 0, progress, name + " warm-up");
-        }
+        long warmUpStart = System.nanoTime();
+        int warmUpRuns = warmUp(() -> {
+            try (Subject<?> subject = contender.start(options.workers)) {
+                workload.run(subject, Math.max(1, options.timers / 5), 0, progress, name + " warm-up");
+            }
+        }, options.warmUpNanos, System::nanoTime);
+        long warmUpNanos = System.nanoTime() - warmUpStart;
         Workload.Result flatOut;
         try (Subject<?> subject = contender.start(options.workers)) {
             flatOut = workload.run(subject, options.timers, 0, progress, name);
@@ -77,10 +85,27 @@ public final class Demo {
             progress.status(name, "measuring heap per pending timer");
             bytes = Measurements.bytesPerPendingTimer(subject, options.footprintTimers, options.seed);
         }
-        progress.done(name, String.format("flat out %s, paced %s: %,d fired, %,d early",
+        progress.done(name, String.format("warm-up %s (%d run%s), flat out %s, paced %s: %,d fired, %,d early",
+                Durations.format(warmUpNanos), warmUpRuns, warmUpRuns == 1 ? "" : "s",
                 Durations.format(flatOut.elapsedNanos()), Durations.format(paced.elapsedNanos()),
                 paced.fired(), paced.early()));
         return new Column(name, flatOut.callsPerSecond(), paced, idleCpuNanos, options.idleNanos, bytes);
+    }
+
+    /**
+     * Runs {@code oneRun} again and again until {@code nanos} have passed on {@code clock}, and
+     * at least once: the warm-up before a scheduler is measured.
+     *
+     * @return how many runs it made
+     */
+    static int warmUp(Runnable oneRun, long nanos, LongSupplier clock) {
+        long until = clock.getAsLong() + nanos;
+        int runs = 0;
+        do {
+            oneRun.run();
+            runs++;
+        } while (clock.getAsLong() - until < 0);
+        return runs;
     }
 
     static void printIntro(DemoOptions options, PrintStream out) {
@@ -105,7 +130,10 @@ public final class Demo {
         boolean hashedWheelTimer = legends.contains(Contender.HWT_LEGEND);
         out.printf("  Executors run %d worker thread%s (the README's table compares 2)%s.%n",
                 options.workers, options.workers == 1 ? "" : "s", hashedWheelTimer ? "; HWT has one" : "");
-        out.printf("  Machine: %d CPUs, Java %s, max heap %.1f GB. About 20 s.%n%n",
+        out.printf("  Each first runs flat out for %s, not reported, so that the JIT has compiled its hot%n",
+                Durations.format(options.warmUpNanos));
+        out.println("  paths before it is measured.");
+        out.printf("  Machine: %d CPUs, Java %s, max heap %.1f GB. About 30 s.%n%n",
                 runtime.availableProcessors(), System.getProperty("java.version"), runtime.maxMemory() / 1e9);
     }
 }

@@ -28,6 +28,7 @@ final class DemoOptions {
             "  --schedulers LIST      comma-separated, from: " + Contender.keys(),
             "                         [" + String.join(",", Contender.defaultKeys()) + "]",
             "  --footprint-timers N   timers pending while heap per timer is measured [200000]",
+            "  --warm-up DURATION     flat-out running before each scheduler is measured [3s]",
             "  --idle DURATION        window in which idle CPU is measured, e.g. 1s [1s]",
             "  --seed N               seed of the random delays [42]",
             "  --help                 print this and exit",
@@ -44,6 +45,7 @@ final class DemoOptions {
     int cancelPercent = 90;
     List<Contender> contenders = Contender.defaults();
     int footprintTimers = 200_000;
+    long warmUpNanos = TimeUnit.SECONDS.toNanos(3);
     long idleNanos = TimeUnit.SECONDS.toNanos(1);
     long seed = 42;
 
@@ -67,6 +69,7 @@ final class DemoOptions {
             case "--cancel-percent" -> cancelPercent = CommandLine.percent(name, value);
             case "--schedulers" -> contenders = contenders(name, value);
             case "--footprint-timers" -> footprintTimers = CommandLine.positiveInt(name, value);
+            case "--warm-up" -> warmUpNanos = CommandLine.positiveDuration(name, value);
             case "--idle" -> idleNanos = CommandLine.positiveDuration(name, value);
             case "--seed" -> seed = CommandLine.integer(name, value);
             default -> throw CommandLine.unknown(name);

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +19,7 @@ class DemoTest {
         "--timers", "20000", "--producers", "2", "--rate", "100000",
         "--short-delay", "1-5ms", "--long-delay", "1s-30s",
         "--schedulers", "wheel,stpe,hwt-100ms,hwt-1ms,wheel-timer",
-        "--footprint-timers", "20000", "--idle", "100ms",
+        "--footprint-timers", "20000", "--idle", "100ms", "--warm-up", "1ms",
     };
 
     private static final List<String> COLUMNS = List.of("wheel", "STPE", "HWT 100ms", "HWT 1ms", "WheelTimer");
@@ -70,6 +71,7 @@ class DemoTest {
         assertThat(Captured.run(Demo::run, "--short-delay", "50-1ms").text()).contains("--short-delay");
         assertThat(Captured.run(Demo::run, "--cancel-percent", "101").text()).contains("--cancel-percent");
         assertThat(Captured.run(Demo::run, "--idle", "1").text()).contains("--idle", "unit");
+        assertThat(Captured.run(Demo::run, "--warm-up", "0s").text()).contains("--warm-up");
         assertThat(Captured.run(Demo::run, "--frobnicate", "1").text()).contains("unknown option --frobnicate");
         assertThat(Captured.run(Demo::run, "--bogus"))
                 .satisfies(run -> assertThat(run.exitCode()).isEqualTo(2))
@@ -115,11 +117,31 @@ class DemoTest {
         String[] tiny = {
             "--timers", "2000", "--producers", "1", "--rate", "0", "--short-delay", "1-5ms",
             "--long-delay", "1s-2s", "--schedulers", "wheel", "--footprint-timers", "2000", "--idle", "10ms",
+            "--warm-up", "1ms",
         };
         Captured run = Captured.run((args, out) -> Demo.run(args, out, out, true), tiny);
 
         assertThat(run.exitCode()).as(run.text()).isZero();
         assertThat(run.text()).contains("wheel warm-up").doesNotContain("wheel*");
+    }
+
+    /**
+     * The warm-up runs until its time has passed, and at least once: on a clock that moves 1 s
+     * per run, 3 s take three runs, and a time shorter than one run takes one.
+     */
+    @Test
+    void warmUp_runsUntilItsTimeHasPassed_andAtLeastOnce() {
+        long[] clock = {0L};
+        int[] runs = {0};
+        Runnable oneRun = () -> {
+            runs[0]++;
+            clock[0] += TimeUnit.SECONDS.toNanos(1);
+        };
+
+        assertThat(Demo.warmUp(oneRun, TimeUnit.SECONDS.toNanos(3), () -> clock[0])).isEqualTo(3);
+        assertThat(runs[0]).isEqualTo(3);
+        assertThat(Demo.warmUp(oneRun, 1L, () -> clock[0])).isEqualTo(1);
+        assertThat(runs[0]).isEqualTo(4);
     }
 
     /**
