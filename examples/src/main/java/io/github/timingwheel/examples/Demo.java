@@ -21,10 +21,9 @@ import java.util.stream.Collectors;
  * the timers each, flat out, for {@code --warm-up} (3 s by default) and at least one, not
  * reported ("name warm-up" in the progress lines), so that the JIT has compiled the hot paths of
  * this scheduler before it is measured: ours has more of them than Netty's timer, and on two
- * busy cores the compiler takes seconds to reach them all (after one warm-up run of 200,000
- * timers the flat-out row measured ours at 2 to 5 M calls/s, after 3 s at 9 to 15 M;
- * docs/examples.md); a run flat out, for the throughput of schedule and cancel; a run paced at {@code --rate},
- * for everything else ({@link Workload}), then the CPU it uses while idle; the heap per pending
+ * busy cores the compiler takes seconds to reach them all (docs/examples.md has the figures of
+ * one warm-up run against 3 s); a run flat out, for the throughput of schedule and cancel; a
+ * run paced at {@code --rate}, for everything else ({@link Workload}), then the CPU it uses while idle; the heap per pending
  * timer ({@link Measurements}). Lateness is measured at a pace the machine can keep, since on
  * a saturated CPU it measures the operating system's scheduler rather than ours.
  */
