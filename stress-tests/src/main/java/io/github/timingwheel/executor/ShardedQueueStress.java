@@ -167,7 +167,7 @@ public final class ShardedQueueStress {
     /**
      * A cancel of a staged task against the harvest that places it (TimingWheel [11]). One
      * shard; task {@code a} is due, tasks {@code s} and {@code t} are not and wait in the
-     * shard's staging ring (due beyond a lap of level 0). One actor cancels {@code s} (its ring
+     * shard's staging ring (due 2 ticks or more ahead). One actor cancels {@code s} (its ring
      * entry nulled in place, or, if the harvest holds the lock, through the inbox, after the
      * harvest placed it in its slot); the other polls the queue, whose harvest places every
      * staged task before it hands out {@code a}. A true cancel must leave {@code s} in no ring,

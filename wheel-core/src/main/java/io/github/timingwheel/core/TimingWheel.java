@@ -139,11 +139,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     there, [5]); in the overflow, its next scan. None is after the deadline. Waking
      *     there costs one poll that finds nothing due, after which nextEventTime() is exact
      *     again; a lone timer wakes a driver no more often than nextEventTime() would.
-     * [11] Staging (optional, StagingRing). A node due beyond level 0's span (more than a lap
-     *     of level-0 slots and a tick after the time of the last poll: 'stageFrom'; not after
-     *     currentTick, which lags the clock while due nodes wait, [9], so that in a flood every
-     *     arrival due now would be staged) waits in a ring of recent arrivals
-     *     instead of being placed, and a cancel takes it out with a store of null. The ring's
+     * [11] Staging (optional, StagingRing). A node due STAGE_LEAD_TICKS or more after the time
+     *     of the last poll ('stageFrom'; not after currentTick, which lags the clock while due
+     *     nodes wait, [9], so that in a flood every arrival due now would be staged) waits in a
+     *     ring of recent arrivals instead of being placed, and a cancel takes it out with a
+     *     store of null. The ring's
      *     nodes are placed, in arrival order, relative to currentTick at that moment: the
      *     oldest quarter whenever an arrival finds the ring full, and all of them at the start
      *     of every poll, peek and peekEarliest (before advancing: so placement, the heap and [9]
@@ -178,6 +178,14 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * (a cache miss each) that is on the order of 100 µs of work.
      */
     static final int PACING_CHUNK = 1024;
+    /**
+     * How far after the last poll an arrival must be due to be staged ([11]), in ticks. A node
+     * due sooner is about to be harvested, and is placed at once; one due later is staged, so
+     * that a timeout cancelled before the wheel's next poll is never linked or unlinked, however
+     * short: with a lap of level 0 (64 ticks) here, as first built, timers of 1 to 50 ms were
+     * all placed, and one producer's churn of them ran 14% slower (docs/performance.md).
+     */
+    static final long STAGE_LEAD_TICKS = 2;
     /** The most nodes of a bucket's back half that wait while its front half is placed ([12]). */
     static final int WALK_STACK = 512;
 
@@ -216,9 +224,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     private TimerNode[] walkStack = new TimerNode[0];
     /** Recent arrivals not yet placed ([11]), or null if this wheel stages nothing. */
     private final StagingRing staging;
-    /** The wheel time from which an arrival is staged ([11]): a lap of level 0 after the last poll. */
+    /** The wheel time from which an arrival is staged ([11]): STAGE_LEAD_TICKS after the last poll. */
     private long stageFrom;
-    /** A lap of level 0 and a tick, in nanoseconds: how far after a poll stageFrom lies ([11]). */
+    /** STAGE_LEAD_TICKS in nanoseconds: how far after a poll stageFrom lies ([11]). */
     private final long stageLeadNanos;
     /** How many staged nodes were placed: for tests' coverage. */
     private long stagedPlaced;
@@ -243,7 +251,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
 
     /**
      * Creates a wheel whose time starts at {@code originNanos} and that keeps up to
-     * {@code stagingCapacity} recent arrivals due beyond level 0's span unplaced until they
+     * {@code stagingCapacity} recent arrivals due more than a tick or two ahead unplaced until they
      * have lived a while ([11]): for churn, where most nodes are cancelled soon after they are
      * scheduled. Behaviour is the same as without it; only the cost of a short-lived node
      * changes.
@@ -277,8 +285,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
-        long leadTicks = (1L << slotBits) + 1;
-        this.stageLeadNanos = leadTicks > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : leadTicks * tickNanos;
+        this.stageLeadNanos = STAGE_LEAD_TICKS > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : STAGE_LEAD_TICKS * tickNanos;
         this.stageFrom = stageLeadNanos;
     }
 
@@ -636,7 +643,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     }
 
     /**
-     * What every poll does first, once ([11]): moves the staging threshold to a lap of level 0
+     * What every poll does first, once ([11]): moves the staging threshold to STAGE_LEAD_TICKS
      * after {@code now}, and places every staged node before anything is looked at.
      */
     private void beginPoll(long now) {

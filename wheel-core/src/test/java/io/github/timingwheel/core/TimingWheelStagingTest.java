@@ -21,10 +21,14 @@ class TimingWheelStagingTest {
     private final TimingWheel<TestNode> wheel = new TimingWheel<>(WheelShape.defaults(), 0L, CAPACITY);
     private int nextId;
 
+    /**
+     * Staged from STAGE_LEAD_TICKS after the last poll (here the wheel's start): a node due just
+     * before is placed at once, one due then is staged, however short its delay.
+     */
     @Test
-    void aNodeDueWithinALapOfLevelZero_isPlacedAtOnce_aLaterOneIsStaged() {
-        TestNode soon = schedule(MILLISECONDS.toNanos(64));
-        TestNode later = schedule(MILLISECONDS.toNanos(66));
+    void aNodeDueWithinTwoTicksOfThePoll_isPlacedAtOnce_oneDueFromThenIsStaged() {
+        TestNode soon = schedule(MILLISECONDS.toNanos(2) - 1);
+        TestNode later = schedule(MILLISECONDS.toNanos(2));
 
         assertThat(WheelInvariants.locate(wheel, soon)).isEqualTo(0);
         assertThat(WheelInvariants.locate(wheel, later)).isEqualTo(WheelInvariants.STAGED);
