@@ -23,9 +23,10 @@ import java.util.stream.Collectors;
  * this scheduler before it is measured: ours has more of them than Netty's timer, and on two
  * busy cores the compiler takes seconds to reach them all (docs/examples.md has the figures of
  * one warm-up run against 3 s); a run flat out, for the throughput of schedule and cancel; a
- * run paced at {@code --rate}, for everything else ({@link Workload}), then the CPU it uses while idle; the heap per pending
- * timer ({@link Measurements}). Lateness is measured at a pace the machine can keep, since on
- * a saturated CPU it measures the operating system's scheduler rather than ours.
+ * run paced at {@code --rate}, for everything else ({@link Workload}), then the CPU it uses
+ * while idle; the heap per pending timer ({@link Measurements}). Lateness is measured at a pace
+ * the machine can keep, since on a saturated CPU it measures the operating system's scheduler
+ * rather than ours.
  */
 public final class Demo {
 

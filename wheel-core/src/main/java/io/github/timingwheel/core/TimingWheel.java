@@ -139,25 +139,24 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     there, [5]); in the overflow, its next scan. None is after the deadline. Waking
      *     there costs one poll that finds nothing due, after which nextEventTime() is exact
      *     again; a lone timer wakes a driver no more often than nextEventTime() would.
-     * [11] Staging (optional, StagingRing). A node due STAGE_LEAD_TICKS or more after the time
-     *     of the last poll ('stageFrom'; not after currentTick, which lags the clock while due
-     *     nodes wait, [9], so that in a flood every arrival due now would be staged) waits in a
-     *     ring of recent arrivals instead of being placed, and a cancel takes it out with a
-     *     store of null. The ring's
-     *     nodes are placed, in arrival order, relative to currentTick at that moment: the
-     *     oldest quarter whenever an arrival finds the ring full, and all of them at the start
+     * [11] Staging (optional, StagingRing). A node due STAGE_LEAD_TICKS or more after the time of
+     *     the last poll ('stageFrom'; not after currentTick, which lags the clock while due nodes
+     *     wait, [9], so that in a flood every arrival due now would be staged) waits in a ring of
+     *     recent arrivals instead of being placed, and a cancel takes it out with a store of null.
+     *     The ring's nodes are placed, in arrival order, relative to currentTick at that moment:
+     *     the oldest quarter whenever an arrival finds the ring full, and all of them at the start
      *     of every poll, peek and peekEarliest (before advancing: so placement, the heap and [9]
-     *     see them as if they had been placed on arrival); forEach visits them where they are
-     *     and drain takes them. So a node is placed only if it outlives three quarters of the
-     *     ring's arrivals or lasts until the wheel's next poll, whichever comes first; most
-     *     network timeouts do not. nextEventTime() and schedule's answer cover a staged node
-     *     by its deadline, by which a poll has placed it. Placed later, a node may need an
-     *     earlier wake-up (its slot's start, [10]): the schedule whose arrival placed it
-     *     returns that, so a driver parked past it wakes once more to plan again, as for any
-     *     schedule that brings the next event forward. A full ring's oldest quarter is work
-     *     an arrival does for a quarter of the ring's arrivals: amortised, one placement per
-     *     arrival at most. A poll places at most the ring's capacity of staged nodes before
-     *     it advances, on top of the bounded steps of [5].
+     *     see them as if they had been placed on arrival); forEach visits them where they are and
+     *     drain takes them. So a node is placed only if it outlives three quarters of the ring's
+     *     arrivals or lasts until the wheel's next poll, whichever comes first; most network
+     *     timeouts do not. nextEventTime() and schedule's answer cover a staged node by its
+     *     deadline, by which a poll has placed it. Placed later, a node may need an earlier
+     *     wake-up (its slot's start, [10]): the schedule whose arrival placed it returns that, so
+     *     a driver parked past it wakes once more to plan again, as for any schedule that brings
+     *     the next event forward. A full ring's oldest quarter is work an arrival does for a
+     *     quarter of the ring's arrivals: amortised, one placement per arrival at most. A poll
+     *     places at most the ring's capacity of staged nodes before it advances, on top of the
+     *     bounded steps of [5].
      * [12] Walking a bucket. Its nodes lie wherever their tasks were allocated, in no order of
      *     their deadlines, so in a large wheel each step along its list is a cache miss, and a
      *     step cannot begin before the one before it has loaded the link: in a burst of a
@@ -251,9 +250,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
 
     /**
      * Creates a wheel whose time starts at {@code originNanos} and that keeps up to
-     * {@code stagingCapacity} recent arrivals due more than a tick or two ahead unplaced until they
-     * have lived a while ([11]): for churn, where most nodes are cancelled soon after they are
-     * scheduled. Behaviour is the same as without it; only the cost of a short-lived node
+     * {@code stagingCapacity} recent arrivals due more than a tick or two ahead unplaced until
+     * they have lived a while ([11]): for churn, where most nodes are cancelled soon after they
+     * are scheduled. Behaviour is the same as without it; only the cost of a short-lived node
      * changes.
      *
      * @param shape the geometry of the wheel
@@ -285,7 +284,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
-        this.stageLeadNanos = STAGE_LEAD_TICKS > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : STAGE_LEAD_TICKS * tickNanos;
+        this.stageLeadNanos = STAGE_LEAD_TICKS > Long.MAX_VALUE / tickNanos
+                ? Long.MAX_VALUE
+                : STAGE_LEAD_TICKS * tickNanos;
         this.stageFrom = stageLeadNanos;
     }
 
