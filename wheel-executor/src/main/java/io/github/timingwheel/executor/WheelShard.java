@@ -118,8 +118,8 @@ final class WheelShard extends WheelShardPadAfter {
      * task due 2 ticks or more after the shard's last harvest (2 ms by default) is placed in its
      * slot only if it is still pending after three quarters of this many later arrivals at its
      * shard, or at the shard's next harvest, whichever comes first; one cancelled sooner costs a
-     * store of null instead of a link and an unlink. Twice the 1,024 live timers of a producer in the churn
-     * benchmark; 8 KB a shard.
+     * store of null instead of a link and an unlink. Twice the 1,024 live timers of a producer
+     * in the churn benchmark; 8 KB a shard.
      */
     static final int STAGING_CAPACITY = 2048;
     /** The most tasks a shard's inbox holds; past it a producer waits for the lock ([2]). */

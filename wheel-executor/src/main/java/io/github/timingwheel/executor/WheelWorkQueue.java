@@ -406,7 +406,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                         }
                         return task.outer();
                     }
-                } else if (readyLateBy(now, lateNanos)) {
+                } else if (readyIsLate(now)) {
                     WheelTask task = ready.claim(); // help with a batch the workers out are late on
                     if (task != null) {
                         behind = true;
@@ -454,7 +454,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     private boolean mustTakeOver(long now) {
         long wheelNow = shards.wheelTime(now);
-        long due = Math.min(ready.firstDeadline(), shards.earliestEvent());
+        long due = earliestWork();
         if (due > wheelNow) {
             watching = false;
             return false;
@@ -476,9 +476,18 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return realNow - watchedSince >= TAKE_OVER_NANOS;
     }
 
-    /** Whether the first task of the ready batch has been due for {@code lateNanos} or more. */
-    private boolean readyLateBy(long now, long lateNanos) {
+    /** Whether the first task of the ready batch has been due for 'lateNanos' or more ([3]). */
+    private boolean readyIsLate(long now) {
         return ready.firstDeadline() <= shards.wheelTime(now) - lateNanos;
+    }
+
+    /**
+     * Wheel time of the earliest work there is: the ready batch's first task or the earliest
+     * event a shard publishes; Long.MAX_VALUE if none. Racy reads of both, as the stand-in's
+     * checks need ([3]).
+     */
+    private long earliestWork() {
+        return Math.min(ready.firstDeadline(), shards.earliestEvent());
     }
 
     /**
@@ -592,7 +601,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         standIn = Thread.currentThread();
         STAND_IN_LOOKS.setOpaque(this, standInLooks + 1); // see the field
         long wheelNow = shards.wheelTime(now);
-        long event = leaderOut ? Math.min(ready.firstDeadline(), shards.earliestEvent()) : parkedUntil;
+        long event = leaderOut ? earliestWork() : parkedUntil;
         long untilEvent = event == Long.MAX_VALUE || event == NOT_PARKED ? Long.MAX_VALUE : Math.max(0L, event - wheelNow);
         long parkNanos = parkNanos(untilEvent, waitNanos, slackNanos + TAKE_OVER_NANOS);
         standInWakesAt = parkNanos == Long.MAX_VALUE ? Long.MAX_VALUE : TimingWheel.addSaturated(wheelNow, parkNanos);
