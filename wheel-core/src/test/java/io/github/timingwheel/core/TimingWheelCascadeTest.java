@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -147,6 +148,53 @@ class TimingWheelCascadeTest {
         }
         expected.sort(FIRING_ORDER);
         assertThat(fired).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * What schedule answers, exactly, on the default shape (1 ms ticks, 64 slots, 5 levels) at
+     * wheel time 0 ([10]): a node due now or at level 0, its deadline; at level 1, the start of
+     * its slot, until the slot holds more than PACING_CHUNK nodes, then the time the slot
+     * becomes next (one level-1 slot earlier), and nextEventTime() names a pacing step from then
+     * on; in the overflow, its next scan. An answer earlier than these is never late, so the
+     * bound-checking tests above pass with it; it costs a driver wake-ups that find nothing
+     * (the mutants: a level-0 answer of 0, a pacing threshold of PACING_CHUNK itself).
+     */
+    @Test
+    void schedule_answersTheEventItsPlaceNames() {
+        TimingWheel<TestNode> wheel = new TimingWheel<>(WheelShape.defaults(), 0L);
+        int id = 0;
+        TestNode dueNow = new TestNode(id++);
+        assertThat(wheel.schedule(dueNow, MS / 2)).as("due within the current tick").isEqualTo(MS / 2);
+        assertThat(locate(wheel, dueNow)).isEqualTo(WheelInvariants.HEAP);
+
+        TestNode levelZero = new TestNode(id++);
+        assertThat(wheel.schedule(levelZero, 10 * MS + 300)).as("level 0").isEqualTo(10 * MS + 300);
+        assertThat(locate(wheel, levelZero)).isEqualTo(0);
+
+        long slotStart = 192 * MS; // ticks 192 to 255: slot 3 of level 1
+        for (int count = 1; count <= PACING_CHUNK; count++) {
+            TestNode node = new TestNode(id++);
+            long answer = wheel.schedule(node, slotStart + (count % 64) * MS + 7);
+            assertThat(answer).as("node %d of the level-1 slot", count).isEqualTo(slotStart);
+            assertThat(locate(wheel, node)).isEqualTo(1);
+        }
+        assertThat(wheel.nextEventTime()).as("a full chunk is moved in one step").isEqualTo(MS / 2);
+        wheel.cancel(dueNow);
+        wheel.cancel(levelZero);
+        assertThat(wheel.nextEventTime()).as("a slot of PACING_CHUNK nodes: no pacing").isEqualTo(slotStart);
+
+        long becomesNext = slotStart - 64 * MS;
+        assertThat(wheel.schedule(new TestNode(id++), slotStart + 5 * MS)).as("one node more than a chunk")
+                .isEqualTo(becomesNext);
+        long step = (slotStart - becomesNext) / MS * PACING_CHUNK / (PACING_CHUNK + 1);
+        assertThat(wheel.nextEventTime()).as("the first pacing step").isEqualTo(becomesNext + step * MS);
+
+        long thirtyDays = 30L * 24 * 3_600_000 * MS; // tick 2,592,000,000: beyond level 4's two laps (2^31)
+        TestNode far = new TestNode(id);
+        long overflowShift = 5 * 6;
+        long nextScanTick = ((thirtyDays / MS >>> overflowShift) - 1) << overflowShift;
+        assertThat(wheel.schedule(far, thirtyDays)).as("the overflow").isEqualTo(nextScanTick * MS);
+        assertThat(locate(wheel, far)).isEqualTo(WheelInvariants.OVERFLOW);
     }
 
     /**
