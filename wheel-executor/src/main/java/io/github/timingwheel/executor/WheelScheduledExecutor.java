@@ -789,6 +789,18 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     }
 
     /**
+     * As {@link ThreadPoolExecutor#toString()}, with the executor's {@linkplain #name() name}
+     * first inside the brackets, so that a rejection's message ("rejected from ...") and a log
+     * line say which executor it was.
+     */
+    @Override
+    public String toString() {
+        String pool = super.toString(); // Class@hash[Running, pool size = 1, ...]
+        int open = pool.indexOf('[');
+        return open < 0 ? pool + "[" + name + "]" : pool.substring(0, open + 1) + name + ", " + pool.substring(open + 1);
+    }
+
+    /**
      * The name in metrics and events.
      *
      * @return the name given to the builder, or {@code timingwheel-N} (as in the default worker
@@ -1071,12 +1083,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         }
 
         /**
-         * The tick of a wheel of the default geometry otherwise: a bucketing unit, not a sleep
-         * unit, since due tasks are handed out at their deadline, not at a tick boundary.
+         * The width of a slot of the wheel's finest level (default 1 ms), the wheel otherwise of
+         * the default geometry; replaces {@link #shape}. A bucketing unit, not a sleep unit: due
+         * tasks are handed out at their deadline, not at a tick boundary.
          *
          * @param tick the width of a level-0 slot
          * @param unit the unit of {@code tick}
          * @return this builder
+         * @throws NullPointerException if {@code unit} is null
          * @throws IllegalArgumentException if {@code tick} is not positive
          */
         public Builder tick(long tick, TimeUnit unit) {

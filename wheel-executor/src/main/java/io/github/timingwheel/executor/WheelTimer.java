@@ -22,10 +22,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A Netty {@link Timer} on the same engine as {@link WheelScheduledExecutor}: a drop-in
- * replacement for {@code HashedWheelTimer} whose timeouts fire at their deadline, not at the
- * next tick (tens of microseconds late at the median on an idle machine, never early), in
- * deadline order, from one or more workers, and whose cancelled timeouts are
- * unlinked at once instead of at their deadline.
+ * replacement for {@code HashedWheelTimer} whose timeouts fire within a set
+ * {@linkplain Builder#tolerance tolerance} of their deadline, never early (by default 2 ms:
+ * about 0.5 to 1 ms late, as late as a 1 ms tick would make them, which clients written for
+ * {@code HashedWheelTimer} expect; with a tolerance of 0, tens of microseconds late at the
+ * median on an idle machine), in deadline order, from one or more workers, and whose cancelled
+ * timeouts are unlinked at once instead of at their deadline.
  *
  * <p>Behaviour, as {@code HashedWheelTimer} defines it:
  * <ul>
@@ -64,7 +66,11 @@ public final class WheelTimer implements Timer, AutoCloseable {
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    /** A timer with one worker and a 1 ms tick, as {@code new HashedWheelTimer()} has one thread. */
+    /**
+     * A timer with one worker, a 1 ms tick and the default {@linkplain Builder#tolerance
+     * tolerance} of {@value Builder#DEFAULT_TOLERANCE_MILLIS} ms, as {@code new HashedWheelTimer()}
+     * has one thread and a 1 ms tick.
+     */
     public WheelTimer() {
         this(builder());
     }
@@ -371,12 +377,14 @@ public final class WheelTimer implements Timer, AutoCloseable {
 
     @Override
     public String toString() {
-        return "WheelTimer[" + (stopped.get() ? "stopped" : "running") + ", workers=" + engine.getCorePoolSize() + "]";
+        return "WheelTimer[" + engine.name() + ", " + (stopped.get() ? "stopped" : "running") + ", workers="
+                + engine.getCorePoolSize() + "]";
     }
 
     /**
-     * Settings for a {@link WheelTimer}. Defaults: one worker, a 1 ms tick in the default
-     * {@link WheelShape}, {@link System#nanoTime()}, non-daemon threads, no bound on pending
+     * Settings for a {@link WheelTimer}. Defaults: one worker, a tolerance of
+     * {@value #DEFAULT_TOLERANCE_MILLIS} ms, a 1 ms tick in the default {@link WheelShape},
+     * {@link System#nanoTime()}, non-daemon threads named after the timer, no bound on pending
      * timeouts, tasks run on the worker.
      */
     public static final class Builder {
@@ -389,7 +397,6 @@ public final class WheelTimer implements Timer, AutoCloseable {
         private String name;
 
         private Builder() {
-            engine.threadNamePrefix("wheel-timer-worker-");
             engine.tolerance(DEFAULT_TOLERANCE_MILLIS, TimeUnit.MILLISECONDS);
         }
 
@@ -447,8 +454,8 @@ public final class WheelTimer implements Timer, AutoCloseable {
 
         /**
          * How many timing wheels the timer spreads its timeouts over, each with its own lock, so
-         * that threads that arm and cancel timeouts at once rarely meet (default: twice the
-         * number of processors, rounded down to a power of two).
+         * that threads that arm and cancel timeouts at once rarely meet (default: four per
+         * processor, rounded down to a power of two, at most 64).
          *
          * @param shards a power of two from 1 to 64
          * @return this builder
@@ -469,6 +476,7 @@ public final class WheelTimer implements Timer, AutoCloseable {
          * @param tick the width of a level-0 slot
          * @param unit the unit of {@code tick}
          * @return this builder
+         * @throws NullPointerException if {@code unit} is null
          * @throws IllegalArgumentException if {@code tick} is not positive
          * @see WheelScheduledExecutor.Builder#tick
          */
@@ -529,8 +537,8 @@ public final class WheelTimer implements Timer, AutoCloseable {
         }
 
         /**
-         * The start of each worker's name, a number follows it (default
-         * {@code wheel-timer-worker-}).
+         * The start of each worker's name, a number follows it (default: the timer's
+         * {@linkplain #name name} and {@code -worker-}, as in {@code wheel-timer-1-worker-1}).
          *
          * @param threadNamePrefix the start of each worker's name
          * @return this builder
