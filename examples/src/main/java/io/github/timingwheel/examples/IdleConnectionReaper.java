@@ -4,6 +4,7 @@ import io.github.timingwheel.executor.RearmableFuture;
 import io.github.timingwheel.executor.SchedulerMetrics;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -263,12 +264,43 @@ public final class IdleConnectionReaper implements AutoCloseable {
         selector.close();
     }
 
-    /** Runs both ways on the same load; prints what each reaped and what it cost the scheduler. */
-    public static void main(String[] args) throws Exception {
-        int connections = args.length > 0 ? Integer.parseInt(args[0]) : 400;
-        long idleMillis = args.length > 1 ? Long.parseLong(args[1]) : 500L;
-        long seconds = args.length > 2 ? Long.parseLong(args[2]) : 2L;
-        for (String way : List.of("touch", "cancel+schedule")) {
+    static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: java -cp examples/target/examples.jar io.github.timingwheel.examples.IdleConnectionReaper"
+                    + " [options]",
+            "",
+            "Options (defaults in brackets):",
+            "  --connections N      client connections, half of them active [400]",
+            "  --idle DURATION      idle timeout of each connection [500ms]",
+            "  --seconds N          how long the active half writes, every 10 ms [2]",
+            "  --help               print this and exit");
+
+    /** The command line's settings, and the run they set up. */
+    private static final class Run {
+        int connections = 400;
+        long idleMillis = 500L;
+        long seconds = 2L;
+
+        void set(String name, String value) throws CommandLine.UsageException {
+            switch (name) {
+                case "--connections" -> connections = CommandLine.positiveInt(name, value);
+                case "--idle" -> idleMillis = CommandLine.positiveMillis(name, value);
+                case "--seconds" -> seconds = CommandLine.positiveInt(name, value);
+                default -> throw CommandLine.unknown(name);
+            }
+        }
+
+        /** Runs both ways on the same load; prints what each reaped and what it cost the scheduler. */
+        void play(PrintStream out) throws InterruptedException {
+            for (String way : List.of("touch", "cancel+schedule")) {
+                try {
+                    playOneWay(way, out);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+
+        private void playOneWay(String way, PrintStream out) throws IOException, InterruptedException {
             WheelScheduledExecutor scheduler = WheelScheduledExecutor.builder().workers(1).daemon(true).build();
             IdleTimeouts timeouts = way.equals("touch")
                     ? touching(scheduler, idleMillis, TimeUnit.MILLISECONDS)
@@ -289,7 +321,7 @@ public final class IdleConnectionReaper implements AutoCloseable {
                     Thread.sleep(10); // the clients' pace, not a wait for the server
                 }
                 SchedulerMetrics metrics = scheduler.metrics();
-                System.out.printf("%-16s %d connections, idle %d ms, %d s: reads %d, reaped %d, open %d;"
+                out.printf("%-16s %d connections, idle %d ms, %d s: reads %d, reaped %d, open %d;"
                         + " scheduler: scheduled %d, cancelled %d, re-arms %d%n",
                         way, connections, idleMillis, seconds, reaper.reads(), reaper.reaped(), reaper.open(),
                         metrics.scheduled(), metrics.cancelled(), metrics.rearms());
@@ -300,5 +332,15 @@ public final class IdleConnectionReaper implements AutoCloseable {
                 scheduler.shutdownNow();
             }
         }
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out));
+    }
+
+    /** Runs the example; returns the exit code. */
+    public static int run(String[] args, PrintStream out) {
+        Run run = new Run();
+        return CommandLine.runExample(args, out, USAGE, run::set, run::play);
     }
 }

@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -73,6 +74,23 @@ class IdleConnectionReaperTest {
             scheduler.shutdownNow();
             scheduler.awaitTermination(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void help_printsUsage_badOptionsExitTwo_andARunPrintsBothWays() {
+        Captured help = Captured.run(IdleConnectionReaper::run, "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.text()).contains("--connections", "--idle", "--seconds");
+
+        Captured bad = Captured.run(IdleConnectionReaper::run, "--idle", "0ms");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.text()).contains("--idle");
+        assertThat(Captured.run(IdleConnectionReaper::run, "400").exitCode()).as("a bare number").isEqualTo(2);
+
+        Captured run = Captured.run(IdleConnectionReaper::run, "--connections", "4", "--idle", "50ms", "--seconds", "1");
+        assertThat(run.exitCode()).as(run.text()).isZero();
+        assertThat(run.line("touch ")).contains("4 connections, idle 50 ms, 1 s");
+        assertThat(run.line("cancel+schedule ")).contains("4 connections, idle 50 ms, 1 s");
     }
 
     private static void writeToActive(List<SocketChannel> clients, IdleConnectionReaper reaper) throws Exception {
