@@ -101,7 +101,7 @@ class ReadmeTest {
 
     @Test
     void nettyTimer() {
-        Timer timer = new WheelTimer();                  // was new HashedWheelTimer(...): one worker, 1 ms tick
+        Timer timer = new WheelTimer();                  // was new HashedWheelTimer(...): one worker, 2 ms tolerance
         timer.newTimeout(t -> channel.close(), 30, TimeUnit.SECONDS);
         // ...
         Set<Timeout> neverRan = timer.stop();            // each of them already cancelled
@@ -141,8 +141,9 @@ class ReadmeTest {
         RearmableFuture<Void> idle = timers.scheduleRearmable(this::closeIdle, 30, TimeUnit.SECONDS);
         idle.touch();                                    // on every read; false once it fired or was cancelled
         // WheelTimer.newRearmableTimeout(task, 30, SECONDS) returns a RearmableTimeout, a Netty Timeout
-        // a tolerance of its own (here 50 ms): nearby idle timeouts share a wake-up; never early
-        RearmableFuture<Void> relaxed = timers.scheduleRearmable(this::closeIdle, 30_000, 50, TimeUnit.MILLISECONDS);
+
+        // 30 s with a tolerance of its own, 50 ms: nearby idle timeouts share a wake-up; never early
+        RearmableFuture<Void> relaxed = timers.scheduleRearmable(this::closeIdle, 30_000, /* tolerance */ 50, TimeUnit.MILLISECONDS);
         assertThat(relaxed.getDelay(TimeUnit.SECONDS)).isBetween(29L, 30L);
         assertThat(relaxed.cancel(false)).isTrue();
         return idle;
