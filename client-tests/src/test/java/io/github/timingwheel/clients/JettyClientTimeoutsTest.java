@@ -1,0 +1,217 @@
+package io.github.timingwheel.clients;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.timingwheel.executor.WheelScheduledExecutor;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jetty's HTTP client with our executor as its {@link Scheduler}, against a plain HTTP/1.1
+ * server on a loopback socket. Jetty measures its timeouts with its own readings of
+ * {@code System.nanoTime()}: a request's total timeout ({@code Request.timeout}) through
+ * {@code CyclicTimeouts}, which on each firing expires what is due by its clock and arms one
+ * timer for the rest, and a connection's idle timeout through {@code IdleTimeout}, which on a
+ * firing compares the whole milliseconds since the last activity with the timeout and arms a
+ * new timer for what is left, if anything. A timer that fired early by Jetty's clock would show
+ * as a request failed sooner than its timeout, or as an idle connection closed too soon.
+ */
+class JettyClientTimeoutsTest {
+
+    private static final long REQUEST_TIMEOUT_MILLIS = 50L;
+    private static final long IDLE_TIMEOUT_MILLIS = 200L;
+    /** How late an idle close may come on a loaded 2-core machine: generous, never reached at rest. */
+    private static final long IDLE_SLACK_MILLIS = 5_000L;
+
+    private final WheelScheduledExecutor timers = WheelScheduledExecutor.builder().workers(2).daemon(true)
+            .name("jetty-timeouts").build();
+    private final HttpClient client = new HttpClient();
+    private TinyHttpServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new TinyHttpServer();
+        client.setScheduler(new ExecutorScheduler(timers));
+        client.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+        client.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.stop();
+        server.close();
+        timers.shutdownNow();
+    }
+
+    /**
+     * Requests the server never answers fail with Jetty's TimeoutException, none sooner than the
+     * timeout by the caller's clock, on our executor's threads, with about one timer run per
+     * request. Jetty guards itself against a timer that fires early: it finds nothing due by
+     * its clock and arms another for the rest, so an early timer shows as runs, not as early
+     * failures. Mutants: a task that never runs (the calls never end); every deadline a
+     * millisecond early (732 runs for the 100 requests, against 104).
+     */
+    @Test
+    void requestsNeverAnswered_timeOutNoSoonerThanTheirTimeout() throws Exception {
+        AtomicReferenceArray<Result> results = new AtomicReferenceArray<>(100);
+        long[] elapsed = InRounds.elapsedNanos(10, 10, (index, onEnd) -> client.newRequest(server.uri("/stall"))
+                .timeout(REQUEST_TIMEOUT_MILLIS, MILLISECONDS)
+                .send(result -> {
+                    results.set(index, result);
+                    onEnd.run();
+                }));
+        for (int i = 0; i < elapsed.length; i++) {
+            assertThat(results.get(i).getFailure()).as("request %d", i).isInstanceOf(TimeoutException.class);
+            assertThat(elapsed[i]).as("request %d failed after (ns)", i)
+                    .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(REQUEST_TIMEOUT_MILLIS));
+        }
+        assertThat(timers.metrics().ran()).as("timer runs for %d request timeouts", elapsed.length)
+                .isPositive().isLessThanOrEqualTo(2L * elapsed.length);
+    }
+
+    /**
+     * A connection left idle after its response is closed by the client once the idle timeout
+     * has passed by the server's clock (the same JVM's), not sooner and not a whole period
+     * later; answered requests keep their response. Jetty's idle timer runs twice: at the
+     * deadline armed when the connection opened, where it finds later activity and arms for
+     * the rest, and then to close. Mutant: every deadline a millisecond early (5 runs).
+     */
+    @Test
+    void anIdleConnection_isClosedOnceItsIdleTimeoutHasPassed() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            ContentResponse response = client.newRequest(server.uri("/fast")).timeout(10, SECONDS).send();
+            assertThat(response.getStatus()).isEqualTo(200);
+            assertThat(response.getContentAsString()).isEqualTo("ok");
+        }
+
+        Long idleNanos = server.idleUntilClosed.poll(IDLE_TIMEOUT_MILLIS + IDLE_SLACK_MILLIS, MILLISECONDS);
+
+        assertThat(idleNanos).isNotNull();
+        assertThat(idleNanos).as("idle from the last response to the client's close (ns)")
+                .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(IDLE_TIMEOUT_MILLIS))
+                .isLessThan(MILLISECONDS.toNanos(IDLE_TIMEOUT_MILLIS + IDLE_SLACK_MILLIS));
+        assertThat(server.connections()).as("one connection, kept alive for the three requests").isEqualTo(1);
+        assertThat(timers.metrics().ran()).as("timer runs").isLessThanOrEqualTo(3L);
+    }
+
+    /** Jetty's Scheduler on a ScheduledExecutorService that it does not own: what a user writes. */
+    static final class ExecutorScheduler extends AbstractLifeCycle implements Scheduler {
+        private final ScheduledExecutorService executor;
+
+        ExecutorScheduler(ScheduledExecutorService executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public Task schedule(Runnable task, long delay, TimeUnit unit) {
+            ScheduledFuture<?> future = executor.schedule(task, delay, unit);
+            return () -> future.cancel(false);
+        }
+    }
+
+    /**
+     * HTTP/1.1 on a loopback socket, a thread per connection: "/fast" is answered at once with
+     * a kept-alive "ok", "/stall" never; when the client closes a connection, how long it was
+     * idle since the last response is offered to {@link #idleUntilClosed}.
+     */
+    static final class TinyHttpServer implements AutoCloseable {
+        final BlockingQueue<Long> idleUntilClosed = new LinkedBlockingQueue<>();
+        private final ServerSocket socket = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        private final List<Socket> accepted = new CopyOnWriteArrayList<>();
+        private final Thread acceptor = new Thread(this::accept, "tiny-http-acceptor");
+
+        TinyHttpServer() throws IOException {
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        String uri(String path) {
+            return "http://127.0.0.1:" + socket.getLocalPort() + path;
+        }
+
+        int connections() {
+            return accepted.size();
+        }
+
+        private void accept() {
+            try {
+                while (true) {
+                    Socket connection = socket.accept();
+                    accepted.add(connection);
+                    Thread serving = new Thread(() -> serve(connection), "tiny-http-connection");
+                    serving.setDaemon(true);
+                    serving.start();
+                }
+            } catch (IOException closed) {
+                // the server is closed
+            }
+        }
+
+        private void serve(Socket connection) {
+            long lastResponse = 0L;
+            try (connection) {
+                BufferedReader in = new BufferedReader(
+                        new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1));
+                OutputStream out = connection.getOutputStream();
+                for (String requestLine; (requestLine = in.readLine()) != null && skipHeaders(in); ) {
+                    if (requestLine.contains(" /stall ")) {
+                        continue; // never answered; the client gives up and closes
+                    }
+                    out.write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    lastResponse = System.nanoTime();
+                }
+                if (lastResponse != 0L) {
+                    idleUntilClosed.add(System.nanoTime() - lastResponse); // end of stream: the client closed
+                }
+            } catch (IOException closed) {
+                // the connection was reset
+            }
+        }
+
+        /** Reads a request's headers (a GET has no body); false if the stream ended among them. */
+        private static boolean skipHeaders(BufferedReader in) throws IOException {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            for (Socket connection : new ArrayList<>(accepted)) {
+                connection.close();
+            }
+        }
+    }
+}
