@@ -39,8 +39,10 @@ import org.junit.jupiter.api.Test;
  * {@code CyclicTimeouts}, which on each firing expires what is due by its clock and arms one
  * timer for the rest, and a connection's idle timeout through {@code IdleTimeout}, which on a
  * firing compares the whole milliseconds since the last activity with the timeout and arms a
- * new timer for what is left, if anything. A timer that fired early by Jetty's clock would show
- * as a request failed sooner than its timeout, or as an idle connection closed too soon.
+ * new timer for what is left, if anything. So Jetty never ends a request or closes a connection
+ * sooner than its own clock allows, whatever its timer does: a timer that fired early shows as
+ * more timer runs (each finding nothing due and arming another), which the tests count, beside
+ * the times the caller and the server see.
  */
 class JettyClientTimeoutsTest {
 

@@ -797,7 +797,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     public String toString() {
         String pool = super.toString(); // Class@hash[Running, pool size = 1, ...]
         int open = pool.indexOf('[');
-        return open < 0 ? pool + "[" + name + "]" : pool.substring(0, open + 1) + name + ", " + pool.substring(open + 1);
+        return open < 0
+                ? pool + "[" + name + "]"
+                : pool.substring(0, open + 1) + name + ", " + pool.substring(open + 1);
     }
 
     /**
