@@ -41,8 +41,9 @@ import java.util.concurrent.atomic.LongAdder;
  * the selector).
  *
  * <p>Run: {@code java -cp examples/target/examples.jar io.github.timingwheel.examples.IdleConnectionReaper
- * [connections] [idle-ms] [seconds]}: half the connections write a byte every 10 ms, the other
- * half go quiet; both ways reap the quiet half, and the scheduler's metrics say what each cost.
+ * [--connections N] [--idle DURATION] [--seconds N]}: half the connections write a byte every
+ * 10 ms, the other half go quiet; both ways reap the quiet half, and the scheduler's metrics say
+ * what each cost.
  */
 public final class IdleConnectionReaper implements AutoCloseable {
 
