@@ -1,9 +1,12 @@
 package io.github.timingwheel.executor;
 
 import static io.github.timingwheel.executor.ExecutorTesting.await;
+import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.core.ManualTimeSource;
@@ -13,6 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -170,5 +175,37 @@ class ShardedQueueTest {
             awaitTermination(executor);
         }
         assertThat(removedRan).as("the removed task ran").isFalse();
+    }
+
+    /**
+     * A view of the queue locks every shard (WheelShards [4]): while another thread holds a
+     * shard's lock (a producer mid-link, a harvest), {@code getQueue().size()} waits for it
+     * rather than read a wheel being changed, and then counts the task. Mutant: a view that
+     * takes no lock (every other test of this module passed with it; this one finds the viewer
+     * done while the lock is held).
+     */
+    @Test
+    void aView_waitsForAShardLockHeldElsewhere() throws InterruptedException {
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).shards(2).daemon(true).build();
+        AtomicInteger size = new AtomicInteger(-1);
+        Thread viewer = new Thread(() -> size.set(executor.getQueue().size()), "viewer");
+        try {
+            executor.schedule(() -> { }, 1, HOURS);
+            WheelShard shard = executor.queue().shard(0);
+            shard.lock();
+            try {
+                viewer.start();
+                awaitCondition("the viewer done, or parked on the shard's lock",
+                        () -> !viewer.isAlive() || LockSupport.getBlocker(viewer) == shard);
+                assertThat(viewer.isAlive()).as("the view waits while the lock is held").isTrue();
+            } finally {
+                shard.unlock();
+            }
+            viewer.join(SECONDS.toMillis(ExecutorTesting.TIMEOUT_SECONDS));
+            assertThat(size.get()).as("the view's count once the lock is free").isEqualTo(1);
+        } finally {
+            executor.shutdownNow();
+            awaitTermination(executor);
+        }
     }
 }
