@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,14 +88,8 @@ class AsyncHttpClientTimeoutsTest {
 
     @Test
     void help_printsUsage_andBadOptionsExitTwo() {
-        Captured help = Captured.run(AsyncHttpClientTimeouts::run, "--help");
-        assertThat(help.exitCode()).isZero();
-        assertThat(help.text()).contains("--requests", "--in-flight", "--slow-percent", "--timeout", "--read-timeout",
-                "--tolerance", "--against-netty");
-
-        Captured bad = Captured.run(AsyncHttpClientTimeouts::run, "--in-flight", "0");
-        assertThat(bad.exitCode()).isEqualTo(2);
-        assertThat(bad.text()).contains("--in-flight");
+        Captured.assertHelpAndABadOption(AsyncHttpClientTimeouts::run, List.of("--requests", "--in-flight",
+                "--slow-percent", "--timeout", "--read-timeout", "--tolerance", "--against-netty"), "--in-flight", "0");
 
         Captured notABoolean = Captured.run(AsyncHttpClientTimeouts::run, "--against-netty", "maybe");
         assertThat(notABoolean.exitCode()).isEqualTo(2);

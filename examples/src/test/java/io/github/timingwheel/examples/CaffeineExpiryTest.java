@@ -62,13 +62,8 @@ class CaffeineExpiryTest {
 
     @Test
     void help_printsUsage_andBadOptionsExitTwo() {
-        Captured help = Captured.run(CaffeineExpiry::run, "--help");
-        assertThat(help.exitCode()).isZero();
-        assertThat(help.text()).contains("--entries", "--ttl", "--spacing");
-
-        Captured bad = Captured.run(CaffeineExpiry::run, "--ttl", "0ms");
-        assertThat(bad.exitCode()).isEqualTo(2);
-        assertThat(bad.text()).contains("--ttl");
+        Captured.assertHelpAndABadOption(CaffeineExpiry::run, List.of("--entries", "--ttl", "--spacing"),
+                "--ttl", "0ms");
     }
 
     private static List<Row> rows(Captured run) {

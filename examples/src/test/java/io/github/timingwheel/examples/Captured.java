@@ -1,5 +1,7 @@
 package io.github.timingwheel.examples;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +36,21 @@ record Captured(int exitCode, String text) {
 
     List<String> lines() {
         return text.lines().toList();
+    }
+
+    /**
+     * Checks an example's command line as every example's test does: {@code --help} exits 0 and
+     * its usage names each of {@code options}; {@code badOption badValue} exits 2 with a message
+     * that names {@code badOption}.
+     */
+    static void assertHelpAndABadOption(Example example, List<String> options, String badOption, String badValue) {
+        Captured help = run(example, "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.text()).contains(options);
+
+        Captured bad = run(example, badOption, badValue);
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.text()).contains(badOption);
     }
 
     /** The first line that starts with {@code prefix} once leading blanks are trimmed. */

@@ -2,6 +2,7 @@ package io.github.timingwheel.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,12 +31,7 @@ class ConnectionGroupsTest {
 
     @Test
     void help_printsUsage_andBadOptionsExitTwo() {
-        Captured help = Captured.run(ConnectionGroups::run, "--help");
-        assertThat(help.exitCode()).isZero();
-        assertThat(help.text()).contains("--connections", "--stalled", "--request-timeout");
-
-        Captured bad = Captured.run(ConnectionGroups::run, "--connections", "0");
-        assertThat(bad.exitCode()).isEqualTo(2);
-        assertThat(bad.text()).contains("--connections");
+        Captured.assertHelpAndABadOption(ConnectionGroups::run,
+                List.of("--connections", "--stalled", "--request-timeout"), "--connections", "0");
     }
 }

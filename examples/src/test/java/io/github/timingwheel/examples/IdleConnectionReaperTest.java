@@ -78,13 +78,8 @@ class IdleConnectionReaperTest {
 
     @Test
     void help_printsUsage_badOptionsExitTwo_andARunPrintsBothWays() {
-        Captured help = Captured.run(IdleConnectionReaper::run, "--help");
-        assertThat(help.exitCode()).isZero();
-        assertThat(help.text()).contains("--connections", "--idle", "--seconds");
-
-        Captured bad = Captured.run(IdleConnectionReaper::run, "--idle", "0ms");
-        assertThat(bad.exitCode()).isEqualTo(2);
-        assertThat(bad.text()).contains("--idle");
+        Captured.assertHelpAndABadOption(IdleConnectionReaper::run, List.of("--connections", "--idle", "--seconds"),
+                "--idle", "0ms");
         assertThat(Captured.run(IdleConnectionReaper::run, "400").exitCode()).as("a bare number").isEqualTo(2);
 
         Captured run = Captured.run(IdleConnectionReaper::run, "--connections", "4", "--idle", "50ms", "--seconds", "1");
