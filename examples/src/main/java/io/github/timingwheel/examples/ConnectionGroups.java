@@ -41,7 +41,7 @@ public final class ConnectionGroups {
     private static final int READS = 3;
 
     private int connections = 100_000;
-    private int stalled = 20;
+    private long stalled = 20;
     private long requestTimeoutMillis = 100;
 
     private ConnectionGroups() {
@@ -60,7 +60,7 @@ public final class ConnectionGroups {
     private void set(String name, String value) throws UsageException {
         switch (name) {
             case "--connections" -> connections = CommandLine.positiveInt(name, value);
-            case "--stalled" -> stalled = (int) Math.min(Integer.MAX_VALUE, CommandLine.nonNegative(name, value));
+            case "--stalled" -> stalled = CommandLine.nonNegative(name, value);
             case "--request-timeout" -> requestTimeoutMillis = CommandLine.positiveMillis(name, value);
             default -> throw CommandLine.unknown(name);
         }
@@ -94,7 +94,7 @@ public final class ConnectionGroups {
     }
 
     private void play(PrintStream out) throws InterruptedException {
-        int stalledConnections = Math.min(stalled, connections);
+        int stalledConnections = (int) Math.min(stalled, connections);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder().name("connections").workers(1)
                 .daemon(true).build();

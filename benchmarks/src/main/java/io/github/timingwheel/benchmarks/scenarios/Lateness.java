@@ -15,6 +15,9 @@ import org.HdrHistogram.Histogram;
  */
 final class Lateness implements Scenario {
 
+    /** The producer parks only while more than this far ahead of its schedule (also LatenessFloor's). */
+    static final long PACING_SLACK_NANOS = 20_000L;
+
     static final Column FIRED = Column.higher("fired", 0);
     static final Column P50 = Column.lower("p50 us", 0);
     static final Column P99 = Column.lower("p99 us", 0);
@@ -62,7 +65,7 @@ final class Lateness implements Scenario {
             long start = System.nanoTime();
             for (long i = 0; i < total; i++) {
                 long wait = start + i * interval - System.nanoTime();
-                if (wait > 20_000) {
+                if (wait > PACING_SLACK_NANOS) {
                     LockSupport.parkNanos(wait);
                 }
                 long delay = random.nextLong(minNanos, maxNanos);

@@ -25,8 +25,6 @@ import org.HdrHistogram.Histogram;
 public final class LatenessFloor {
 
     private static final int RATE = 100_000;
-    /** As Lateness's producer: it parks only while more than this far ahead of its schedule. */
-    private static final long PACING_SLACK_NANOS = 20_000L;
     /** The first deadline lies this far after the round's start, as the shortest delay does. */
     private static final long FIRST_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -96,7 +94,7 @@ public final class LatenessFloor {
         long[][] recent = new long[1_024][];
         for (long i = 0; i < count; i++) {
             long wait = start + i * interval - System.nanoTime();
-            if (wait > PACING_SLACK_NANOS) {
+            if (wait > Lateness.PACING_SLACK_NANOS) {
                 LockSupport.parkNanos(wait);
             }
             recent[(int) (i & 1_023)] = new long[4]; // about a probe's size, kept a while
