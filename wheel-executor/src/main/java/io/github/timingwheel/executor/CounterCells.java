@@ -1,8 +1,6 @@
 package io.github.timingwheel.executor;
 
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,24 +57,27 @@ final class CounterCells {
      *     inlined it (in a burst, while the first timers came due). ThreadLocal.get's own
      *     branch for a first look-up is profiled over every thread-local of the JVM; a compile
      *     log of the burst showed no trap of it on the run path.
+     *     A virtual thread is told apart before the look-up, and adds to the shared adders
+     *     without one: a thread-local entry made and dropped per virtual thread (one per
+     *     request, in a server that runs each request on its own), with the shared count of
+     *     WheelShards [1], was about half of what arming and cancelling a timeout cost such a
+     *     thread (VirtualThreadRequests; docs/performance.md). That test is not the trap
+     *     above: once any virtual thread counts, every later one takes the same branch, so a
+     *     compiled add that never saw one is thrown away at most once.
      */
 
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
     /** Longs on each side of a cell's totals: a cache line of 64 bytes ([4]). */
     private static final int PAD = 8;
-    /** Thread.isVirtual() where it exists (JDK 21+), else null. */
-    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
     /** Cells kept before the first clean-up of dead threads' cells. */
     private static final int MIN_CLEAN_UP_AT = 64;
-    /** What a virtual thread's look-up gives: it adds to the shared adders ([6]). */
+    /** A virtual thread's stand-in for a cell: it adds to the shared adders ([6]). */
     private static final long[] SHARED = new long[0];
 
     /** Totals, then maxima ([5]): indices from 'sums' on are maxima. */
     private final int totals;
     private final int sums;
-    /**
-     * The calling thread's cell, made by its first get ([6]); SHARED for a virtual thread.
-     */
+    /** A platform thread's cell, made by its first get ([6]); virtual threads do not look it up. */
     private final ThreadLocal<long[]> mine = ThreadLocal.withInitial(this::register);
     /** Where virtual threads add. */
     private final LongAdder[] shared;
@@ -116,7 +117,7 @@ final class CounterCells {
 
     /** Adds {@code delta} to total {@code index}, in the calling thread's cell. */
     void add(int index, long delta) {
-        long[] cell = mine.get();
+        long[] cell = cell();
         if (cell == SHARED) {
             shared[index].add(delta);
             return;
@@ -129,7 +130,7 @@ final class CounterCells {
      * {@code value} if that is larger, with one look-up of the cell ([5]).
      */
     void countAndRaise(int first, int second, int maximum, long value) {
-        long[] cell = mine.get();
+        long[] cell = cell();
         if (cell == SHARED) {
             shared[first].increment();
             shared[second].increment();
@@ -168,12 +169,14 @@ final class CounterCells {
         return registry.cells().length;
     }
 
-    /** Makes the calling thread's cell, or gives SHARED for a virtual thread ([6]). */
+    /** The calling thread's cell, or SHARED for a virtual thread ([6]). */
+    private long[] cell() {
+        return VirtualThreads.current() ? SHARED : mine.get();
+    }
+
+    /** Makes the calling platform thread's cell ([6]). */
     private long[] register() {
         Thread me = Thread.currentThread();
-        if (isVirtual(me)) {
-            return SHARED;
-        }
         long[] cell = new long[PAD + totals + PAD]; // [4]
         synchronized (this) {
             Registry current = registry;
@@ -210,25 +213,5 @@ final class CounterCells {
             }
         }
         return new Registry(owners.toArray(new Thread[0]), cells.toArray(new long[0][]), folded);
-    }
-
-    private static boolean isVirtual(Thread thread) {
-        if (IS_VIRTUAL == null) {
-            return false;
-        }
-        try {
-            return (boolean) IS_VIRTUAL.invokeExact(thread);
-        } catch (Throwable unexpected) {
-            return false;
-        }
-    }
-
-    private static MethodHandle isVirtualHandle() {
-        try {
-            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
-                    MethodType.methodType(boolean.class));
-        } catch (NoSuchMethodException | IllegalAccessException beforeJdk21) {
-            return null;
-        }
     }
 }

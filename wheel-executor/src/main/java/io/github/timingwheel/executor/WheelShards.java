@@ -22,9 +22,12 @@ final class WheelShards {
      *     as shards start on as many shards. A random draw (made odd, as Striped64's probe is
      *     nonzero) put two producers of four shards on one shard in half the runs, where each
      *     CAS of its lock and each link beside the other's tasks moves a line between cores,
-     *     with no busy lock to move them apart. A producer that finds its shard's lock busy
-     *     moves its probe to one of the other shards at random for its next tasks, so producers
-     *     spread over the shards and rarely meet on one lock or cache line (WheelShard [2]). Each
+     *     with no busy lock to move them apart. A virtual thread, which typically schedules
+     *     for one request and ends, starts at a shard its id picks, spread at random: a count
+     *     that every new thread increments would be a write to one shared line per request. A producer that
+     *     finds its shard's lock busy moves its probe to one of the other shards at random for
+     *     its next tasks, so producers spread over the shards and rarely meet on one lock or
+     *     cache line (WheelShard [2]). Each
      *     thread keeps its probe and its last stamp ([6]) in a Producer of this queue (a
      *     ThreadLocal per queue: stamps of queues with different origins or clocks must not
      *     mix), touched only by that thread.
@@ -149,9 +152,22 @@ final class WheelShards {
         return shard;
     }
 
-    /** A thread's first Producer of this queue, at the next home in turn ([1]). */
+    /**
+     * A thread's first Producer of this queue: at the next home in turn, or, for a virtual
+     * thread, at a random one ([1]).
+     */
     private Producer newProducer() {
-        return new Producer(producerCount.getAndIncrement());
+        Thread me = Thread.currentThread();
+        return new Producer(VirtualThreads.is(me) ? scatter(me.getId()) : producerCount.getAndIncrement());
+    }
+
+    /**
+     * A thread's id spread over the int range (Fibonacci hashing): a home at random for virtual
+     * threads without a shared write ([1]; ThreadLocalRandom's first use on a new thread
+     * increments two shared seeds).
+     */
+    private static int scatter(long threadId) {
+        return (int) ((threadId * 0x9E3779B97F4A7C15L) >>> 32);
     }
 
     /** A task's sequence: its stamp's low 57 bits, then its shard's index ([6]). */

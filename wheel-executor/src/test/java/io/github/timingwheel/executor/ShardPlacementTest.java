@@ -6,8 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.core.ManualTimeSource;
 import io.github.timingwheel.core.WheelShape;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,6 +40,45 @@ class ShardPlacementTest {
             homes.add(home[0]);
         }
         assertThat(homes).hasSize(shardCount);
+    }
+
+    /**
+     * Virtual threads (JDK 21 and later; skipped before) start at a shard their id picks, spread
+     * at random, and take no turn: the platform threads that come after them still start on as many shards as there
+     * are of them. The count of turns is a write to one shared line, which a virtual thread
+     * per request would make once per request. Mutant: virtual threads counted in turn like
+     * the others (the four platform threads after 1,001 virtual ones start on shards 1, 2, 3
+     * and 0 of 4 rather than 0 to 3: the order checked below).
+     */
+    @Test
+    void virtualThreads_takeNoTurn() throws Exception {
+        Method ofVirtual;
+        try {
+            ofVirtual = Thread.class.getMethod("ofVirtual");
+        } catch (NoSuchMethodException beforeJdk21) {
+            Assumptions.abort("no virtual threads before JDK 21");
+            return;
+        }
+        Object builder = ofVirtual.invoke(null);
+        Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+        WheelShards shards = new WheelShards(4, WheelShape.defaults(), 0L);
+        Set<Integer> virtualHomes = new TreeSet<>();
+        for (int t = 0; t < 1_001; t++) {
+            int[] home = new int[1];
+            Thread producer = (Thread) start.invoke(builder, (Runnable) () -> home[0] = shards.homeShard());
+            producer.join();
+            virtualHomes.add(home[0]);
+        }
+        List<Integer> platformHomes = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int[] home = new int[1];
+            Thread producer = new Thread(() -> home[0] = shards.homeShard());
+            producer.start();
+            producer.join();
+            platformHomes.add(home[0]);
+        }
+        assertThat(virtualHomes).as("homes of 1,001 virtual threads, spread by their ids").hasSize(4);
+        assertThat(platformHomes).as("the platform threads' homes, in turn from the first").containsExactly(0, 1, 2, 3);
     }
 
     /**
