@@ -58,10 +58,10 @@ final class CounterCells {
      *     branch for a first look-up is profiled over every thread-local of the JVM; a compile
      *     log of the burst showed no trap of it on the run path.
      *     A virtual thread is told apart before the look-up, and adds to the shared adders
-     *     without one: a thread-local entry made and dropped per virtual thread (one per
-     *     request, in a server that runs each request on its own), with the shared count of
-     *     WheelShards [1], was about half of what arming and cancelling a timeout cost such a
-     *     thread (VirtualThreadRequests; docs/performance.md). That test is not the trap
+     *     without one: it typically lives for one request (in a server that runs each request
+     *     on its own), so a thread-local entry made for it was made and dropped per request
+     *     (32 of the 395 bytes a virtual thread that armed and cancelled one timeout
+     *     allocated; VirtualThreadRequests, docs/performance.md). That test is not the trap
      *     above: once any virtual thread counts, every later one takes the same branch, so a
      *     compiled add that never saw one is thrown away at most once.
      */

@@ -20,11 +20,13 @@ import java.util.concurrent.TimeUnit;
  * and is gone pays what a long-lived one pays only once: whatever the scheduler keeps per
  * thread is made, and dropped, per request.
  *
- * <p>Per request, in each round: the process's CPU time and the wall time from the first start
- * to the last end, each less that of the {@code none} subject in the same round, whose virtual
- * threads only read the clock; what remains is what arming and cancelling cost. The CPU figure
- * is the steadier one on a shared machine. Subjects take turns; the first round warms up and is
- * not counted; medians and ranges come last.
+ * <p>Per request, in each round: the process's CPU time, the wall time from the first start
+ * to the last end, and the bytes allocated, each less the mean of the two runs of the {@code none} subject just before
+ * and just after (its virtual threads only read the clock), so that the host's drift between
+ * runs cancels; what remains is what arming and cancelling cost. The CPU figure is the steadier
+ * one on a shared machine (its clock counts in steps of 10 ms: a round of 2,000,000 requests
+ * reads it to 5 ns per request). Subjects take turns; the first round warms up and is not
+ * counted; medians and ranges come last.
  *
  * <pre>
  * java -Xms2g -Xmx2g -cp benchmarks/target/benchmarks.jar \
@@ -50,9 +52,7 @@ public final class VirtualThreadRequests {
         }
         int requests = Integer.parseInt(args[0]);
         int rounds = Integer.parseInt(args[1]);
-        List<String> subjects = new ArrayList<>();
-        subjects.add(NONE);
-        subjects.addAll(args.length == 3 ? Arrays.asList(args[2].split(",")) : DEFAULT_SUBJECTS);
+        List<String> subjects = new ArrayList<>(args.length == 3 ? Arrays.asList(args[2].split(",")) : DEFAULT_SUBJECTS);
         if (newVirtualThreadPerTask() == null) {
             System.err.println("VirtualThreadRequests needs JDK 21 or later (virtual threads): "
                     + Runtime.version());
@@ -62,31 +62,29 @@ public final class VirtualThreadRequests {
                 Runtime.version(), Runtime.getRuntime().availableProcessors());
         Map<String, List<double[]>> perRequest = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
-            double[] none = null;
+            double[] before = round(NONE, requests);
             for (String subject : subjects) {
                 double[] cpuAndWall = round(subject, requests);
-                if (subject.equals(NONE)) {
-                    none = cpuAndWall;
-                }
-                double cpu = cpuAndWall[0] - none[0];
-                double wall = cpuAndWall[1] - none[1];
+                double[] after = round(NONE, requests);
+                double cpu = cpuAndWall[0] - (before[0] + after[0]) / 2;
+                double wall = cpuAndWall[1] - (before[1] + after[1]) / 2;
+                double bytes = cpuAndWall[2] - (before[2] + after[2]) / 2;
                 if (round > 0) {
-                    System.out.printf("round %d %-18s CPU %,6.0f ns, wall %,6.0f ns per request%s%n", round, subject,
-                            subject.equals(NONE) ? cpuAndWall[0] : cpu, subject.equals(NONE) ? cpuAndWall[1] : wall,
-                            subject.equals(NONE) ? " (virtual threads that only read the clock)" : " beyond none");
-                    if (!subject.equals(NONE)) {
-                        perRequest.computeIfAbsent(subject, s -> new ArrayList<>()).add(new double[] {cpu, wall});
-                    }
+                    System.out.printf("round %d %-18s CPU %,6.0f ns, wall %,6.0f ns, %,5.0f bytes per request beyond none"
+                            + " (none: CPU %,.0f and %,.0f ns, wall %,.0f and %,.0f ns)%n", round, subject, cpu, wall,
+                            bytes, before[0], after[0], before[1], after[1]);
+                    perRequest.computeIfAbsent(subject, k -> new ArrayList<>()).add(new double[] {cpu, wall, bytes});
                 }
+                before = after;
             }
         }
         System.out.printf("%nmedians of %d rounds (lowest..highest), ns per request beyond 'none'%n", rounds - 1);
-        perRequest.forEach((subject, values) -> System.out.printf("%-18s CPU %s   wall %s%n", subject,
-                median(values, 0), median(values, 1)));
+        perRequest.forEach((subject, values) -> System.out.printf("%-18s CPU %s   wall %s   bytes %s%n", subject,
+                median(values, 0), median(values, 1), median(values, 2)));
         System.exit(0); // Netty's timer thread is not a daemon
     }
 
-    /** One round: CPU and wall nanoseconds per request. */
+    /** One round: CPU and wall nanoseconds, and bytes allocated, per request. */
     private static double[] round(String subject, int requests) throws Exception {
         TimerSubject timers = subject.equals(NONE) ? null : TimerSubject.create(subject);
         try {
@@ -96,6 +94,7 @@ public final class VirtualThreadRequests {
                             TimeUnit.MILLISECONDS.toNanos(10_000 + ThreadLocalRandom.current().nextInt(20_000))));
             System.gc();
             long cpuBefore = processCpuNanos();
+            long bytesBefore = allocatedBytes();
             long start = System.nanoTime();
             ExecutorService perRequest = newVirtualThreadPerTask();
             for (int i = 0; i < requests; i++) {
@@ -107,7 +106,8 @@ public final class VirtualThreadRequests {
             }
             long wall = System.nanoTime() - start;
             long cpu = processCpuNanos() - cpuBefore;
-            return new double[] {(double) cpu / requests, (double) wall / requests};
+            long bytes = allocatedBytes() - bytesBefore;
+            return new double[] {(double) cpu / requests, (double) wall / requests, (double) bytes / requests};
         } finally {
             if (timers != null) {
                 timers.close();
@@ -124,6 +124,15 @@ public final class VirtualThreadRequests {
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
+    }
+
+    /**
+     * Bytes allocated by every thread so far, ThreadMXBean.getTotalThreadAllocatedBytes (JDK 21+;
+     * a virtual thread's allocations count to its carrier).
+     */
+    private static long allocatedBytes() throws ReflectiveOperationException {
+        return (long) com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes")
+                .invoke(ManagementFactory.getThreadMXBean());
     }
 
     /** Executors.newVirtualThreadPerTaskExecutor() where it exists (JDK 21+), else null. */
