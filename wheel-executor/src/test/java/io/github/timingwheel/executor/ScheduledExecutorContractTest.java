@@ -792,6 +792,35 @@ abstract class ScheduledExecutorContractTest {
         }
     }
 
+    /**
+     * A future compares with a Delayed of another kind by their delays, as the JDK's does (a
+     * DelayQueue or a sorted list may hold both). Mutant: every comparison by deadline and
+     * sequence, which throws ClassCastException here.
+     */
+    @Test
+    void compareTo_aDelayedOfAnotherKind_byDelay() {
+        ScheduledExecutorService executor = executor(1);
+        ScheduledFuture<?> in10 = executor.schedule(NOOP, 10L, SECONDS);
+
+        assertThat(in10.compareTo(fixedDelay(5L, SECONDS))).isPositive();
+        assertThat(in10.compareTo(fixedDelay(20L, SECONDS))).isNegative();
+        assertThat(in10.compareTo(fixedDelay(-1L, SECONDS))).isPositive();
+    }
+
+    private static Delayed fixedDelay(long delay, TimeUnit unit) {
+        return new Delayed() {
+            @Override
+            public long getDelay(TimeUnit asked) {
+                return asked.convert(delay, unit);
+            }
+
+            @Override
+            public int compareTo(Delayed other) {
+                return Long.compare(getDelay(NANOSECONDS), other.getDelay(NANOSECONDS));
+            }
+        };
+    }
+
     @Test
     void cancelTrue_interruptsTheRunningTask() throws Exception {
         ScheduledExecutorService executor = executor(1);
@@ -1084,6 +1113,73 @@ abstract class ScheduledExecutorContractTest {
         awaitTermination(executor);
         assertThat(nanosSince(before)).isLessThan(LATE_SLACK_NANOS);
         assertThat(ran).isFalse();
+    }
+
+    /**
+     * A shutdown that comes after a worker has taken a periodic task but before its run starts
+     * (here, from beforeExecute) cancels that run: the task was no longer in the queue for the
+     * shutdown to cancel, so the run itself checks the executor's state and policies, as the
+     * JDK's task does. Mutant: a run that skips the check (the body runs once after shutdown).
+     */
+    @Test
+    void aShutdownBetweenTakingAPeriodicTaskAndItsRun_cancelsTheRun() throws Exception {
+        AtomicReference<ScheduledExecutorService> self = new AtomicReference<>();
+        AtomicReference<Runnable> shutDownBefore = new AtomicReference<>();
+        ScheduledExecutorService executor = hookedExecutor(1, new Hooks() {
+            @Override
+            public void beforeExecute(Thread thread, Runnable task) {
+                if (task == shutDownBefore.get()) {
+                    self.get().shutdown();
+                }
+            }
+        });
+        self.set(executor);
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch taken = new CountDownLatch(1);
+        executor.submit(() -> { // holds the only worker until the periodic task is known
+            await(taken);
+            return null;
+        });
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(runs::incrementAndGet, 0L, 1L, MILLISECONDS);
+        shutDownBefore.set((Runnable) periodic);
+        taken.countDown();
+
+        awaitTermination(executor);
+        assertThat(runs).as("runs of the periodic body").hasValue(0);
+        assertThat(periodic.isCancelled()).isTrue();
+    }
+
+    /**
+     * A shutdownNow that comes after a worker has taken a due one-shot task but before its run
+     * cancels the run: after shutdownNow nothing more runs. (After a plain shutdown, a one-shot
+     * task that is due still runs, for both executors.) Mutant: a run that skips the check.
+     */
+    @Test
+    void aShutdownNowBetweenTakingATaskAndItsRun_cancelsTheRun() throws Exception {
+        AtomicReference<ScheduledExecutorService> self = new AtomicReference<>();
+        AtomicReference<Runnable> stopBefore = new AtomicReference<>();
+        ScheduledExecutorService executor = hookedExecutor(1, new Hooks() {
+            @Override
+            public void beforeExecute(Thread thread, Runnable task) {
+                if (task == stopBefore.get()) {
+                    self.get().shutdownNow();
+                }
+            }
+        });
+        self.set(executor);
+        AtomicBoolean ran = new AtomicBoolean();
+        CountDownLatch taken = new CountDownLatch(1);
+        executor.submit(() -> {
+            await(taken);
+            return null;
+        });
+        ScheduledFuture<?> task = executor.schedule(() -> ran.set(true), 0L, MILLISECONDS);
+        stopBefore.set((Runnable) task);
+        taken.countDown();
+
+        awaitTermination(executor);
+        assertThat(ran).as("the body ran").isFalse();
+        assertThat(task.isCancelled()).isTrue();
     }
 
     @Test

@@ -6,13 +6,18 @@ import static io.github.timingwheel.executor.ExecutorTesting.get;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.timingwheel.core.ManualTimeSource;
 import io.github.timingwheel.core.WheelShape;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -118,6 +123,27 @@ class WheelScheduledExecutorContractTest extends ScheduledExecutorContractTest {
                     .isGreaterThanOrEqualTo(delays[i])
                     .isLessThan(delays[i] + LATE_SLACK_NANOS);
         }
+    }
+
+    /**
+     * Futures of equal deadlines compare in submission order, never as equal, as the queue runs
+     * them (the JDK's futures compare by their sequence numbers there too), on a clock that
+     * stands still. Mutant: our own futures compared by their delays alone (they compare as 0).
+     */
+    @Test
+    void compareTo_equalDeadlines_goBySubmissionOrder() {
+        WheelScheduledExecutor executor = (WheelScheduledExecutor) track(WheelScheduledExecutor.builder()
+                .workers(1).timeSource(new ManualTimeSource()).build());
+        ScheduledFuture<?> first = executor.schedule(NOOP, 10L, SECONDS);
+        ScheduledFuture<Integer> second = executor.schedule(() -> 2, 10L, SECONDS);
+        ScheduledFuture<?> third = executor.scheduleAtFixedRate(NOOP, 10L, 1L, SECONDS);
+
+        assertThat(first.getDelay(NANOSECONDS)).isEqualTo(third.getDelay(NANOSECONDS));
+        List<ScheduledFuture<?>> sorted = new ArrayList<>(List.of(third, first, second));
+        sorted.sort(Delayed::compareTo);
+        assertThat(sorted).containsExactly(first, second, third);
+        assertThat(first.compareTo(second)).isNegative();
+        assertThat(second.compareTo(first)).isPositive();
     }
 
     /** A bound on pending tasks rejects cleanly, and a finished or cancelled task frees its place. */
