@@ -448,6 +448,15 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         }
     }
 
+    /** The waiters in the list now, those whose thread has left included; for tests. */
+    int waiterCount() {
+        int count = 0;
+        for (Waiter q = waiters; q != null; q = q.next) {
+            count++;
+        }
+        return count;
+    }
+
     /** Unlinks waiters whose thread has left (timed out or interrupted), so none accumulate. */
     private void removeWaiter(Waiter node) {
         if (node == null) {
