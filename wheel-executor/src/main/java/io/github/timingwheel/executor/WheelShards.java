@@ -24,13 +24,12 @@ final class WheelShards {
      *     CAS of its lock and each link beside the other's tasks moves a line between cores,
      *     with no busy lock to move them apart. A virtual thread, which typically schedules
      *     for one request and ends, starts at a shard its id picks, spread at random: a count
-     *     that every new thread increments would be a write to one shared line per request. A producer that
-     *     finds its shard's lock busy moves its probe to one of the other shards at random for
-     *     its next tasks, so producers spread over the shards and rarely meet on one lock or
-     *     cache line (WheelShard [2]). Each
-     *     thread keeps its probe and its last stamp ([6]) in a Producer of this queue (a
-     *     ThreadLocal per queue: stamps of queues with different origins or clocks must not
-     *     mix), touched only by that thread.
+     *     that every new thread increments would be a write to one shared line per request. A
+     *     producer that finds its shard's lock busy moves its probe to one of the other shards
+     *     at random for its next tasks, so producers spread over the shards and rarely meet on
+     *     one lock or cache line (WheelShard [2]). Each thread keeps its probe and its last
+     *     stamp ([6]) in a Producer of this queue (a ThreadLocal per queue: stamps of queues
+     *     with different origins or clocks must not mix), touched only by that thread.
      * [2] The merged view of time is the minimum of each shard's published lower bound
      *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
      *     on every park: the leader locks only the shards whose bound says something is due.
