@@ -467,6 +467,40 @@ class RearmableTest {
         }
     }
 
+    /**
+     * The executor's handle tells its delay as a ScheduledFuture does: until the armed deadline,
+     * which a touch moves, and after the run, since the deadline it ran for (negative). Mutants:
+     * the delay added to the clock rather than taken from it, and the delay read from the last
+     * deadline it was placed for while it is armed (both gave the right answer at the start,
+     * the only time this was checked).
+     */
+    @ParameterizedTest(name = "origin {0}")
+    @MethodSource("origins")
+    void executorHandle_getDelay_followsTheArmedDeadline(long origin) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).timeSource(clock).daemon(true).build();
+        ManualClockWorkers workers = new ManualClockWorkers(clock, executor);
+        try {
+            RearmableFuture<Void> handle = executor.scheduleRearmable(() -> { }, 10, MILLISECONDS);
+            workers.advance(4, MILLISECONDS);
+            assertThat(handle.getDelay(MILLISECONDS)).isEqualTo(6);
+
+            handle.touch();
+            assertThat(handle.getDelay(MILLISECONDS)).as("after a touch").isEqualTo(10);
+            workers.advance(7, MILLISECONDS); // past the first deadline: the handle is re-linked
+            assertThat(handle.isDone()).isFalse();
+            assertThat(handle.getDelay(MILLISECONDS)).isEqualTo(3);
+
+            workers.advance(8, MILLISECONDS);
+            assertThat(handle.isDone()).isTrue();
+            assertThat(handle.getDelay(MILLISECONDS)).as("5 ms after it ran").isEqualTo(-5);
+        } finally {
+            executor.shutdownNow();
+            awaitTermination(executor);
+        }
+    }
+
     /** The executor's handle is a future: get waits for the action, cancel makes it throw. */
     @ParameterizedTest(name = "origin {0}")
     @MethodSource("origins")
