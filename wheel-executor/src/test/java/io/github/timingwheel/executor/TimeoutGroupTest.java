@@ -82,6 +82,7 @@ class TimeoutGroupTest {
         Timeout otherTimeout = other.newTimeout(others, 10, SECONDS);
         Timeout ungrouped = timer.newTimeout(others, 10, SECONDS);
         assertThat(connection.pendingTimeouts()).isEqualTo(3);
+        assertThat(connection.isStopped()).as("before stop").isFalse();
         workers.advance(1, SECONDS);
         assertThat(firedTimeout.isExpired()).isTrue();
         assertThat(connection.pendingTimeouts()).as("the expired timeout left the group").isEqualTo(2);
