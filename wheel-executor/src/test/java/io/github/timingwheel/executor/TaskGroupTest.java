@@ -27,6 +27,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -349,6 +350,38 @@ class TaskGroupTest {
         } finally {
             real.shutdownNow();
         }
+    }
+
+    /**
+     * A shut-down group whose last member ends without a run (its future cancelled directly)
+     * wakes a thread waiting for its termination then, not when that thread's timeout runs out.
+     * Mutant: the completion hook that unlinks a member without waking the waiters (the wait
+     * ended only at its 30 s).
+     */
+    @Test
+    void awaitTermination_returnsWhenTheLastMemberIsCancelled_notAtItsTimeout() throws Exception {
+        TaskGroup group = executor.newGroup();
+        ScheduledFuture<?> later = group.schedule(() -> { }, 1, HOURS);
+        group.shutdown(); // a one-shot task stays, as in a shut-down executor
+        AtomicReference<Boolean> terminated = new AtomicReference<>();
+        AtomicLong waitedNanos = new AtomicLong();
+        Thread waiter = new Thread(() -> {
+            long start = System.nanoTime();
+            try {
+                terminated.set(group.awaitTermination(30, SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            waitedNanos.set(System.nanoTime() - start);
+        });
+        waiter.start();
+        awaitCondition("the waiter waits", () -> waiter.getState() == Thread.State.TIMED_WAITING);
+
+        assertThat(later.cancel(false)).isTrue();
+        waiter.join(SECONDS.toMillis(60));
+
+        assertThat(terminated.get()).isTrue();
+        assertThat(waitedNanos.get()).as("waited (ns), of a 30 s timeout").isLessThan(SECONDS.toNanos(15));
     }
 
     @Test
