@@ -403,13 +403,18 @@ class TaskGroupTest {
                 ended.countDown();
             }, 0, NANOSECONDS);
             ScheduledFuture<?> pending = group.schedule(() -> { }, 1, HOURS);
+            ScheduledFuture<?> periodic = group.scheduleAtFixedRate(() -> { }, 1, 1, HOURS);
+            RearmableFuture<Void> rearmable = group.scheduleRearmable(() -> { }, 1, HOURS);
             await(started);
 
             List<Runnable> cancelled = group.shutdownNow();
 
             await(ended);
             assertThat(interrupted.get()).isTrue();
-            assertThat(cancelled).containsExactlyInAnyOrder((Runnable) running, (Runnable) pending);
+            // Every kind of member, each named by the future its schedule returned (mutants: a
+            // periodic or re-armable member that answers null, or reports no cancel).
+            assertThat(cancelled).containsExactlyInAnyOrder((Runnable) running, (Runnable) pending,
+                    (Runnable) periodic, (Runnable) rearmable);
             assertThat(group.awaitTermination(TIMEOUT_SECONDS, SECONDS)).isTrue();
             assertThat(real.isShutdown()).isFalse();
         } finally {

@@ -76,20 +76,25 @@ class TimeoutGroupTest {
         Recording read = new Recording();
         Recording idle = new Recording();
         Recording others = new Recording();
+        Recording alive = new Recording();
         Timeout firedTimeout = connection.newTimeout(fired, 1, SECONDS);
         Timeout readTimeout = connection.newTimeout(read, 10, SECONDS);
         Timeout idleTimeout = connection.newTimeout(idle, 1, HOURS);
+        RearmableTimeout keepAlive = connection.newRearmableTimeout(alive, 1, HOURS);
         Timeout otherTimeout = other.newTimeout(others, 10, SECONDS);
         Timeout ungrouped = timer.newTimeout(others, 10, SECONDS);
-        assertThat(connection.pendingTimeouts()).isEqualTo(3);
+        assertThat(connection.pendingTimeouts()).isEqualTo(4);
         assertThat(connection.isStopped()).as("before stop").isFalse();
         workers.advance(1, SECONDS);
         assertThat(firedTimeout.isExpired()).isTrue();
-        assertThat(connection.pendingTimeouts()).as("the expired timeout left the group").isEqualTo(2);
+        assertThat(connection.pendingTimeouts()).as("the expired timeout left the group").isEqualTo(3);
 
         Set<Timeout> cancelled = connection.stop();
 
-        assertThat(cancelled).containsExactlyInAnyOrder(readTimeout, idleTimeout);
+        // A re-armable timeout too, as the handle it was created as (mutants: one that answers
+        // null, or reports no cancel).
+        assertThat(cancelled).containsExactlyInAnyOrder(readTimeout, idleTimeout, keepAlive);
+        assertThat(keepAlive.isCancelled()).isTrue();
         assertThat(readTimeout.isCancelled()).isTrue();
         assertThat(read.cancelledOn.get()).isSameAs(Thread.currentThread());
         assertThat(idle.cancelledOn.get()).isSameAs(Thread.currentThread());
