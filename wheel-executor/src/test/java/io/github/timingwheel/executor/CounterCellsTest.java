@@ -1,14 +1,13 @@
 package io.github.timingwheel.executor;
 
+import static io.github.timingwheel.executor.ExecutorTesting.startVirtual;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Totals kept in a cell per thread ({@link CounterCells}): exact sums, and cells of dead threads folded. */
@@ -186,22 +185,13 @@ class CounterCellsTest {
      */
     @Test
     void virtualThreads_addToSharedTotals_withoutCells() throws Exception {
-        Method ofVirtual;
-        try {
-            ofVirtual = Thread.class.getMethod("ofVirtual");
-        } catch (NoSuchMethodException beforeJdk21) {
-            Assumptions.abort("no virtual threads before JDK 21");
-            return;
-        }
-        Object builder = ofVirtual.invoke(null);
-        Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
         CounterCells cells = new CounterCells(2, 1);
         cells.add(0, 1); // this platform thread's cell
         int threads = 1_000;
         List<Thread> adders = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             long value = t;
-            adders.add((Thread) start.invoke(builder, (Runnable) () -> {
+            adders.add(startVirtual(() -> {
                 cells.add(0, 1);
                 cells.countAndRaise(0, 1, 2, value);
             }));

@@ -5,12 +5,14 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import java.lang.reflect.Method;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Waits and bounds shared by the executor tests. Every wait is bounded by {@link #TIMEOUT_SECONDS}:
@@ -25,6 +27,23 @@ final class ExecutorTesting {
     static final long LATE_SLACK_NANOS = SECONDS.toNanos(5L);
 
     private ExecutorTesting() {
+    }
+
+    /**
+     * Starts {@code body} on a new virtual thread (JDK 21 and later, reached by reflection on
+     * the JDK 17 baseline); aborts the calling test, as skipped, before JDK 21.
+     */
+    static Thread startVirtual(Runnable body) throws ReflectiveOperationException {
+        Method ofVirtual;
+        try {
+            ofVirtual = Thread.class.getMethod("ofVirtual");
+        } catch (NoSuchMethodException beforeJdk21) {
+            Assumptions.abort("no virtual threads before JDK 21");
+            throw new AssertionError("unreachable");
+        }
+        Object builder = ofVirtual.invoke(null);
+        return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class)
+                .invoke(builder, body);
     }
 
     static long nanosSince(long startNanos) {

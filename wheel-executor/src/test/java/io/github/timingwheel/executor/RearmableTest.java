@@ -477,11 +477,7 @@ class RearmableTest {
     @ParameterizedTest(name = "origin {0}")
     @MethodSource("origins")
     void executorHandle_getDelay_followsTheArmedDeadline(long origin) throws Exception {
-        ManualTimeSource clock = new ManualTimeSource(origin);
-        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
-                .workers(1).timeSource(clock).daemon(true).build();
-        ManualClockWorkers workers = new ManualClockWorkers(clock, executor);
-        try {
+        onExecutor(origin, (executor, workers) -> {
             RearmableFuture<Void> handle = executor.scheduleRearmable(() -> { }, 10, MILLISECONDS);
             workers.advance(4, MILLISECONDS);
             assertThat(handle.getDelay(MILLISECONDS)).isEqualTo(6);
@@ -495,21 +491,14 @@ class RearmableTest {
             workers.advance(8, MILLISECONDS);
             assertThat(handle.isDone()).isTrue();
             assertThat(handle.getDelay(MILLISECONDS)).as("5 ms after it ran").isEqualTo(-5);
-        } finally {
-            executor.shutdownNow();
-            awaitTermination(executor);
-        }
+        });
     }
 
     /** The executor's handle is a future: get waits for the action, cancel makes it throw. */
     @ParameterizedTest(name = "origin {0}")
     @MethodSource("origins")
     void executorHandle_isAFuture(long origin) throws Exception {
-        ManualTimeSource clock = new ManualTimeSource(origin);
-        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
-                .workers(1).timeSource(clock).daemon(true).build();
-        ManualClockWorkers workers = new ManualClockWorkers(clock, executor);
-        try {
+        onExecutor(origin, (executor, workers) -> {
             RearmableFuture<Void> ran = executor.scheduleRearmable(() -> { }, 1, MILLISECONDS);
             RearmableFuture<Void> cancelled = executor.scheduleRearmable(() -> { }, 1, MILLISECONDS);
             assertThat(ran.getDelay(MILLISECONDS)).isEqualTo(1);
@@ -518,6 +507,20 @@ class RearmableTest {
             assertThat(ran.get()).isNull();
             assertThat(ran.isDone()).isTrue();
             assertThatThrownBy(cancelled::get).isInstanceOf(CancellationException.class);
+        });
+    }
+
+    private interface ExecutorCheck {
+        void run(WheelScheduledExecutor executor, ManualClockWorkers workers) throws Exception;
+    }
+
+    /** Runs {@code check} on an executor of one worker on a manual clock from {@code origin}. */
+    private static void onExecutor(long origin, ExecutorCheck check) throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(origin);
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).timeSource(clock).daemon(true).build();
+        try {
+            check.run(executor, new ManualClockWorkers(clock, executor));
         } finally {
             executor.shutdownNow();
             awaitTermination(executor);

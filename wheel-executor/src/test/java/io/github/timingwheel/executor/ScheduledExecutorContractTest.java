@@ -47,6 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -1144,28 +1146,11 @@ abstract class ScheduledExecutorContractTest {
      */
     @Test
     void aShutdownBetweenTakingAPeriodicTaskAndItsRun_cancelsTheRun() throws Exception {
-        AtomicReference<ScheduledExecutorService> self = new AtomicReference<>();
-        AtomicReference<Runnable> shutDownBefore = new AtomicReference<>();
-        ScheduledExecutorService executor = hookedExecutor(1, new Hooks() {
-            @Override
-            public void beforeExecute(Thread thread, Runnable task) {
-                if (task == shutDownBefore.get()) {
-                    self.get().shutdown();
-                }
-            }
-        });
-        self.set(executor);
         AtomicInteger runs = new AtomicInteger();
-        CountDownLatch taken = new CountDownLatch(1);
-        executor.submit(() -> { // holds the only worker until the periodic task is known
-            await(taken);
-            return null;
-        });
-        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(runs::incrementAndGet, 0L, 1L, MILLISECONDS);
-        shutDownBefore.set((Runnable) periodic);
-        taken.countDown();
 
-        awaitTermination(executor);
+        ScheduledFuture<?> periodic = stoppedBeforeItsRun(ScheduledExecutorService::shutdown,
+                executor -> executor.scheduleAtFixedRate(runs::incrementAndGet, 0L, 1L, MILLISECONDS));
+
         assertThat(runs).as("runs of the periodic body").hasValue(0);
         assertThat(periodic.isCancelled()).isTrue();
     }
@@ -1177,30 +1162,62 @@ abstract class ScheduledExecutorContractTest {
      */
     @Test
     void aShutdownNowBetweenTakingATaskAndItsRun_cancelsTheRun() throws Exception {
+        AtomicBoolean ran = new AtomicBoolean();
+
+        ScheduledFuture<?> task = stoppedBeforeItsRun(ScheduledExecutorService::shutdownNow,
+                executor -> executor.schedule(() -> ran.set(true), 0L, MILLISECONDS));
+
+        assertThat(ran).as("the body ran").isFalse();
+        assertThat(task.isCancelled()).isTrue();
+    }
+
+    /**
+     * Schedules a task with {@code schedule} on a one-worker executor whose beforeExecute calls
+     * {@code stop} on the executor just before that task's run; returns the task once the
+     * executor has terminated.
+     */
+    private ScheduledFuture<?> stoppedBeforeItsRun(Consumer<ScheduledExecutorService> stop,
+            Function<ScheduledExecutorService, ScheduledFuture<?>> schedule) throws Exception {
         AtomicReference<ScheduledExecutorService> self = new AtomicReference<>();
         AtomicReference<Runnable> stopBefore = new AtomicReference<>();
         ScheduledExecutorService executor = hookedExecutor(1, new Hooks() {
             @Override
             public void beforeExecute(Thread thread, Runnable task) {
                 if (task == stopBefore.get()) {
-                    self.get().shutdownNow();
+                    stop.accept(self.get());
                 }
             }
         });
         self.set(executor);
-        AtomicBoolean ran = new AtomicBoolean();
         CountDownLatch taken = new CountDownLatch(1);
-        executor.submit(() -> {
+        executor.submit(() -> { // holds the only worker until the task is known
             await(taken);
             return null;
         });
-        ScheduledFuture<?> task = executor.schedule(() -> ran.set(true), 0L, MILLISECONDS);
+        ScheduledFuture<?> task = schedule.apply(executor);
         stopBefore.set((Runnable) task);
         taken.countDown();
-
         awaitTermination(executor);
-        assertThat(ran).as("the body ran").isFalse();
-        assertThat(task.isCancelled()).isTrue();
+        return task;
+    }
+
+    /**
+     * The periodic policy turned off once shutdown has begun cancels the periodic tasks at once,
+     * as the delayed policy does for delayed ones. Mutant: the setter that does not look at
+     * the shutdown (the task stayed until cancelled by hand).
+     */
+    @Test
+    void droppingPeriodicTasksAfterShutdownHasBegun_cancelsThemAtOnce() throws Exception {
+        ScheduledExecutorService executor = executor(1);
+        setContinueExistingPeriodicTasksAfterShutdownPolicy(executor, true);
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(NOOP, 1L, 1L, MINUTES);
+        executor.shutdown();
+        assertThat(periodic.isCancelled()).isFalse();
+
+        setContinueExistingPeriodicTasksAfterShutdownPolicy(executor, false);
+
+        assertThat(periodic.isCancelled()).isTrue();
+        awaitTermination(executor);
     }
 
     @Test

@@ -1,17 +1,16 @@
 package io.github.timingwheel.executor;
 
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static io.github.timingwheel.executor.ExecutorTesting.startVirtual;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.core.ManualTimeSource;
 import io.github.timingwheel.core.WheelShape;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,20 +51,11 @@ class ShardPlacementTest {
      */
     @Test
     void virtualThreads_takeNoTurn() throws Exception {
-        Method ofVirtual;
-        try {
-            ofVirtual = Thread.class.getMethod("ofVirtual");
-        } catch (NoSuchMethodException beforeJdk21) {
-            Assumptions.abort("no virtual threads before JDK 21");
-            return;
-        }
-        Object builder = ofVirtual.invoke(null);
-        Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
         WheelShards shards = new WheelShards(4, WheelShape.defaults(), 0L);
         Set<Integer> virtualHomes = new TreeSet<>();
         for (int t = 0; t < 1_001; t++) {
             int[] home = new int[1];
-            Thread producer = (Thread) start.invoke(builder, (Runnable) () -> home[0] = shards.homeShard());
+            Thread producer = startVirtual(() -> home[0] = shards.homeShard());
             producer.join();
             virtualHomes.add(home[0]);
         }

@@ -175,6 +175,28 @@ class TimeoutGroupTest {
         assertThat(next.pendingTimeouts()).isEqualTo(2);
     }
 
+    /**
+     * A serial group's timeouts that fire give their places under maxPendingTimeouts back, as
+     * other timeouts do. Mutant: the serial drain firing a timeout without giving its place back
+     * (the timer then refused every timeout once two had fired).
+     */
+    @Test
+    void maxPendingTimeouts_serialGroupTimeoutsThatFire_giveThePlacesBack() throws Exception {
+        WheelTimer timer = timer(1, 2);
+        TimeoutGroup group = timer.newSerialGroup();
+        CountDownLatch fired = new CountDownLatch(2);
+        group.newTimeout(t -> fired.countDown(), 1, MILLISECONDS);
+        group.newTimeout(t -> fired.countDown(), 1, MILLISECONDS);
+
+        workers(timer, clock).advance(1, MILLISECONDS);
+        await(fired);
+        awaitCondition("both runs ended", () -> timer.pendingTimeouts() == 0);
+
+        group.newTimeout(t -> { }, 1, HOURS);
+        timer.newTimeout(t -> { }, 1, HOURS);
+        assertThat(timer.pendingTimeouts()).isEqualTo(2);
+    }
+
     /** A serial group's timeouts, due together on two workers: one at a time, in order. */
     @Test
     void serialGroup_firesOneAtATime_inDeadlineThenSubmissionOrder() throws Exception {

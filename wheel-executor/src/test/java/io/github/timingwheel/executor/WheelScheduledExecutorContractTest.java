@@ -146,6 +146,23 @@ class WheelScheduledExecutorContractTest extends ScheduledExecutorContractTest {
         assertThat(second.compareTo(first)).isPositive();
     }
 
+    /** The shutdown policies read back as set, from the JDK's defaults (their getters' mutants). */
+    @Test
+    void shutdownPolicies_readBackAsSet() {
+        WheelScheduledExecutor executor = (WheelScheduledExecutor) track(new WheelScheduledExecutor(1));
+        assertThat(executor.getContinueExistingPeriodicTasksAfterShutdownPolicy()).isFalse();
+        assertThat(executor.getExecuteExistingDelayedTasksAfterShutdownPolicy()).isTrue();
+        assertThat(executor.getRemoveOnCancelPolicy()).isFalse();
+
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(true);
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setRemoveOnCancelPolicy(true);
+
+        assertThat(executor.getContinueExistingPeriodicTasksAfterShutdownPolicy()).isTrue();
+        assertThat(executor.getExecuteExistingDelayedTasksAfterShutdownPolicy()).isFalse();
+        assertThat(executor.getRemoveOnCancelPolicy()).isTrue();
+    }
+
     /** A bound on pending tasks rejects cleanly, and a finished or cancelled task frees its place. */
     @Test
     void maxPendingTasks_rejectsPastTheBound_andFreesAPlaceWhenATaskFinishes() throws Exception {
