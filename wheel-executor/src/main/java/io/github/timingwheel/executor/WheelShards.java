@@ -119,7 +119,7 @@ final class WheelShards {
 
     /** The shard a task made by the calling thread now goes to; for tests. */
     int homeShard() {
-        return producers.get().probe & mask;
+        return producers.get().probe() & mask;
     }
 
     /**
@@ -131,7 +131,7 @@ final class WheelShards {
      */
     void place(WheelTask task, long now, long deadline) {
         Producer producer = producers.get();
-        task.place(deadline, sequence(producer.nextStamp(now), producer.probe & mask));
+        task.place(deadline, sequence(producer.nextStamp(now), producer.probe() & mask));
     }
 
     WheelShard shardOf(WheelTask task) {
@@ -157,7 +157,9 @@ final class WheelShards {
      */
     private Producer newProducer() {
         Thread me = Thread.currentThread();
-        return new Producer(VirtualThreads.is(me) ? scatter(me.getId()) : producerCount.getAndIncrement());
+        return VirtualThreads.is(me)
+                ? new VirtualProducer(scatter(me.getId()))
+                : new PaddedProducer(producerCount.getAndIncrement());
     }
 
     /**
@@ -174,42 +176,94 @@ final class WheelShards {
         return stamp << WheelShard.SHARD_BITS | shardIndex;
     }
 
-    /** Padding before a Producer's fields (see Producer); 'p00' as in WheelShardPadBefore. */
-    private abstract static class ProducerPadBefore {
+    /**
+     * A thread's probe and stamps in this queue ([1], [6]); read and written only by that
+     * thread. A platform thread's is padded (PaddedProducer); a virtual thread's is not
+     * (VirtualProducer): it typically lives for one request, and 128 bytes of padding made per
+     * request were a third of what arming and cancelling a timeout allocated there.
+     */
+    private abstract static class Producer {
+
+        /** The home shard's index is probe() & mask. */
+        abstract int probe();
+
+        /** A stamp later than this thread's previous one and not before {@code now} ([6]). */
+        abstract long nextStamp(long now);
+
+        /** Moves the home to one of the other shards at random ([1]); with one shard, stays. */
+        abstract void moveProbe(int mask);
+
+        static long stampAfter(long lastStamp, long now) {
+            return Math.max(now, lastStamp + 1L);
+        }
+
+        static int probeMoved(int probe, int mask) {
+            return probe + 1 + ThreadLocalRandom.current().nextInt(Math.max(1, mask));
+        }
+    }
+
+    /** Padding before a PaddedProducer's fields; 'p00' as in WheelShardPadBefore. */
+    private abstract static class ProducerPadBefore extends Producer {
         int p00;
         long p01, p02, p03, p04, p05, p06, p07, p08;
     }
 
-    /** A Producer's fields, between two paddings. */
+    /** A PaddedProducer's fields, between two paddings. */
     private abstract static class ProducerFields extends ProducerPadBefore {
-        /** The home shard's index is probe & mask. */
         int probe;
         long lastStamp = -1L;
     }
 
     /**
-     * A thread's state in this queue ([1], [6]); read and written only by that thread, and
-     * padded: a garbage collector may copy two threads' Producers next to each other, and one
-     * thread's write of its stamp on every schedule would then pull the line from the other's
-     * core.
+     * A platform thread's Producer, padded: a garbage collector may copy two threads' Producers
+     * next to each other, and one thread's write of its stamp on every schedule would then pull
+     * the line from the other's core.
      */
-    private static final class Producer extends ProducerFields {
+    private static final class PaddedProducer extends ProducerFields {
         long p11, p12, p13, p14, p15, p16, p17, p18;
 
-        Producer(int probe) {
+        PaddedProducer(int probe) {
             this.probe = probe;
         }
 
-        /** A stamp later than this thread's previous one and not before {@code now} ([6]). */
-        long nextStamp(long now) {
-            long stamp = Math.max(now, lastStamp + 1L);
-            lastStamp = stamp;
-            return stamp;
+        @Override
+        int probe() {
+            return probe;
         }
 
-        /** Moves the home to one of the other shards at random ([1]); with one shard, stays. */
+        @Override
+        long nextStamp(long now) {
+            return lastStamp = stampAfter(lastStamp, now);
+        }
+
+        @Override
         void moveProbe(int mask) {
-            probe += 1 + ThreadLocalRandom.current().nextInt(Math.max(1, mask));
+            probe = probeMoved(probe, mask);
+        }
+    }
+
+    /** A virtual thread's Producer: the same state, unpadded (see Producer). */
+    private static final class VirtualProducer extends Producer {
+        private int probe;
+        private long lastStamp = -1L;
+
+        VirtualProducer(int probe) {
+            this.probe = probe;
+        }
+
+        @Override
+        int probe() {
+            return probe;
+        }
+
+        @Override
+        long nextStamp(long now) {
+            return lastStamp = stampAfter(lastStamp, now);
+        }
+
+        @Override
+        void moveProbe(int mask) {
+            probe = probeMoved(probe, mask);
         }
     }
 

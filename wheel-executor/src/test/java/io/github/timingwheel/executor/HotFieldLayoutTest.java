@@ -26,7 +26,18 @@ class HotFieldLayoutTest {
 
     @Test
     void producer_probeAndStamp_haveACacheLineOfPaddingOnEachSide() throws ClassNotFoundException {
-        assertPadded(Class.forName(WheelShards.class.getName() + "$Producer"), List.of("probe", "lastStamp"));
+        assertPadded(Class.forName(WheelShards.class.getName() + "$PaddedProducer"), List.of("probe", "lastStamp"));
+    }
+
+    /**
+     * A virtual thread's producer state is not padded: it is made per thread, and a virtual
+     * thread typically schedules for one request and ends (WheelShards, Producer). Mutant: a
+     * virtual thread's class padded as a platform thread's (160 bytes).
+     */
+    @Test
+    void virtualThreadProducer_isNotPadded() throws ClassNotFoundException {
+        ClassLayout layout = ClassLayout.parseClass(Class.forName(WheelShards.class.getName() + "$VirtualProducer"));
+        assertThat(layout.instanceSize()).as(layout.toPrintable()).isLessThanOrEqualTo(32L);
     }
 
     private static void assertPadded(Class<?> type, List<String> names) {
