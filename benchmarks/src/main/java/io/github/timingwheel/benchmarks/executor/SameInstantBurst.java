@@ -5,7 +5,6 @@ import io.github.timingwheel.executor.WheelScheduledExecutor;
 import io.github.timingwheel.executor.WheelTimer;
 import io.netty.util.HashedWheelTimer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +62,7 @@ public final class SameInstantBurst {
         }
         System.out.printf("%nmedians of %d rounds (lowest..highest), ns per timer%n", rounds - 1);
         perTimer.forEach((subject, figures) -> System.out.printf("%-26s wall %s   CPU %s%n", subject,
-                median(figures, 0), median(figures, 1)));
+                Medians.withRange(figures, 0), Medians.withRange(figures, 1)));
     }
 
     /**
@@ -121,13 +120,4 @@ public final class SameInstantBurst {
         }
     }
 
-    private static String median(List<double[]> figures, int index) {
-        List<Double> values = new ArrayList<>();
-        for (double[] figure : figures) {
-            values.add(figure[index]);
-        }
-        Collections.sort(values);
-        return String.format("%,.0f (%,.0f..%,.0f)", values.get(values.size() / 2), values.get(0),
-                values.get(values.size() - 1));
-    }
 }

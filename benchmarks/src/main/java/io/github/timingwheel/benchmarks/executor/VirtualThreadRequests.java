@@ -4,7 +4,6 @@ import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +79,7 @@ public final class VirtualThreadRequests {
         }
         System.out.printf("%nmedians of %d rounds (lowest..highest), ns per request beyond 'none'%n", rounds - 1);
         perRequest.forEach((subject, values) -> System.out.printf("%-18s CPU %s   wall %s   bytes %s%n", subject,
-                median(values, 0), median(values, 1), median(values, 2)));
+                Medians.withRange(values, 0), Medians.withRange(values, 1), Medians.withRange(values, 2)));
         System.exit(0); // Netty's timer thread is not a daemon
     }
 
@@ -142,15 +141,5 @@ public final class VirtualThreadRequests {
         } catch (NoSuchMethodException beforeJdk21) {
             return null;
         }
-    }
-
-    private static String median(List<double[]> values, int column) {
-        List<Double> sorted = new ArrayList<>();
-        for (double[] v : values) {
-            sorted.add(v[column]);
-        }
-        Collections.sort(sorted);
-        return String.format("%,5.0f (%,.0f..%,.0f)", sorted.get(sorted.size() / 2), sorted.get(0),
-                sorted.get(sorted.size() - 1));
     }
 }
