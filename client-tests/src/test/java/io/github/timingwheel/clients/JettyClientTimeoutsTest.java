@@ -9,14 +9,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -142,40 +137,20 @@ class JettyClientTimeoutsTest {
      * a kept-alive "ok", "/stall" never; when the client closes a connection, how long it was
      * idle since the last response is offered to {@link #idleUntilClosed}.
      */
-    static final class TinyHttpServer implements AutoCloseable {
+    static final class TinyHttpServer extends LoopbackServer {
         final BlockingQueue<Long> idleUntilClosed = new LinkedBlockingQueue<>();
-        private final ServerSocket socket = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-        private final List<Socket> accepted = new CopyOnWriteArrayList<>();
-        private final Thread acceptor = new Thread(this::accept, "tiny-http-acceptor");
 
         TinyHttpServer() throws IOException {
-            acceptor.setDaemon(true);
-            acceptor.start();
+            super("tiny-http");
+            start();
         }
 
         String uri(String path) {
-            return "http://127.0.0.1:" + socket.getLocalPort() + path;
+            return "http://127.0.0.1:" + port() + path;
         }
 
-        int connections() {
-            return accepted.size();
-        }
-
-        private void accept() {
-            try {
-                while (true) {
-                    Socket connection = socket.accept();
-                    accepted.add(connection);
-                    Thread serving = new Thread(() -> serve(connection), "tiny-http-connection");
-                    serving.setDaemon(true);
-                    serving.start();
-                }
-            } catch (IOException closed) {
-                // the server is closed
-            }
-        }
-
-        private void serve(Socket connection) {
+        @Override
+        void serve(Socket connection) {
             long lastResponse = 0L;
             try (connection) {
                 BufferedReader in = new BufferedReader(
@@ -208,12 +183,5 @@ class JettyClientTimeoutsTest {
             return false;
         }
 
-        @Override
-        public void close() throws IOException {
-            socket.close();
-            for (Socket connection : new ArrayList<>(accepted)) {
-                connection.close();
-            }
-        }
     }
 }

@@ -21,14 +21,11 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -177,19 +174,12 @@ class LettuceCommandTimeoutTest {
      * connection: GET of "stall" is never answered, any other GET is answered with a null, PING
      * with PONG, and anything else (the client's handshake) with OK.
      */
-    static final class TinyRedisServer implements AutoCloseable {
-        private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final List<Socket> accepted = new CopyOnWriteArrayList<>();
-        private final Thread acceptor = new Thread(this::accept, "tiny-redis-acceptor");
+    static final class TinyRedisServer extends LoopbackServer {
         private volatile int stalled;
 
         TinyRedisServer() throws IOException {
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int port() {
-            return socket.getLocalPort();
+            super("tiny-redis");
+            start();
         }
 
         /** GETs of "stall" read so far. */
@@ -197,21 +187,8 @@ class LettuceCommandTimeoutTest {
             return stalled;
         }
 
-        private void accept() {
-            try {
-                for (;;) {
-                    Socket connection = socket.accept();
-                    accepted.add(connection);
-                    Thread serve = new Thread(() -> serve(connection), "tiny-redis-connection");
-                    serve.setDaemon(true);
-                    serve.start();
-                }
-            } catch (IOException closed) {
-                // the server was closed
-            }
-        }
-
-        private void serve(Socket connection) {
+        @Override
+        void serve(Socket connection) {
             try (connection) {
                 InputStream in = new BufferedInputStream(connection.getInputStream());
                 OutputStream out = connection.getOutputStream();
@@ -263,12 +240,5 @@ class LettuceCommandTimeoutTest {
             return null;
         }
 
-        @Override
-        public void close() throws IOException {
-            socket.close();
-            for (Socket connection : accepted) {
-                connection.close();
-            }
-        }
     }
 }
