@@ -42,7 +42,14 @@ import org.junit.jupiter.api.Test;
 class JettyClientTimeoutsTest {
 
     private static final long REQUEST_TIMEOUT_MILLIS = 50L;
-    private static final long IDLE_TIMEOUT_MILLIS = 200L;
+    /**
+     * The idle test's connection idle timeout. Jetty arms it when it makes an endpoint, before
+     * the endpoint is opened, so a connection whose opening takes longer than this (it did, with
+     * the JDK's executor as well as ours, on a loaded 2-core host: 208-224 ms) is closed by its
+     * own idle check and fails its request with an IllegalStateException. Only the idle test sets
+     * it; the others keep Jetty's default.
+     */
+    private static final long IDLE_TIMEOUT_MILLIS = 500L;
     /** How late an idle close may come on a loaded 2-core machine: generous, never reached at rest. */
     private static final long IDLE_SLACK_MILLIS = 5_000L;
 
@@ -55,7 +62,6 @@ class JettyClientTimeoutsTest {
     void start() throws Exception {
         server = new TinyHttpServer();
         client.setScheduler(new ExecutorScheduler(timers));
-        client.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
         client.start();
     }
 
@@ -97,10 +103,13 @@ class JettyClientTimeoutsTest {
      * has passed by the server's clock (the same JVM's), not sooner and not a whole period
      * later; answered requests keep their response. Jetty's idle timer runs twice: at the
      * deadline armed when the connection opened, where it finds later activity and arms for
-     * the rest, and then to close. Mutant: every deadline a millisecond early (5 runs).
+     * the rest, and then to close. The mutant 'every deadline a millisecond early' shows here
+     * only when the timer's own lateness does not absorb the millisecond (4 runs, in 1 of 6
+     * runs of this test alone); the request test above fails on it every time.
      */
     @Test
     void anIdleConnection_isClosedOnceItsIdleTimeoutHasPassed() throws Exception {
+        client.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
         for (int i = 0; i < 3; i++) {
             ContentResponse response = client.newRequest(server.uri("/fast")).timeout(10, SECONDS).send();
             assertThat(response.getStatus()).isEqualTo(200);
