@@ -188,6 +188,36 @@ class FlightRecorderEventsTest {
                 .containsExactly(tuple(LateTimerTask.class.getName(), "stopped"));
     }
 
+    /**
+     * Long-run events alone, from 0: every run is recorded, one of no time on the clock too,
+     * and no other kind of event, even for a run that starts late. Mutants (PIT): a threshold
+     * of 0 read as off; long-run events alone read as no events at all.
+     */
+    @Test
+    void longRunEventsAlone_fromZero_recordEveryRunAndNothingElse() throws Exception {
+        executor = WheelScheduledExecutor.builder().workers(1).daemon(true).timeSource(clock).name("jfr-long")
+                .longTaskEventThreshold(0, MILLISECONDS)
+                .build();
+        ScheduledFuture<?> late = executor.schedule(new LateTask(), 1, MILLISECONDS);
+        clock.advance(1, SECONDS);
+        get(late);
+        get(executor.submit(new SlowTask(clock, 3, false)));
+        executor.shutdown();
+        assertThatThrownBy(() -> executor.execute(new LateTask())).isInstanceOf(RejectedExecutionException.class);
+        awaitTermination(executor);
+
+        List<RecordedEvent> events = recorded();
+
+        assertThat(ofType(events, RAN_LONG))
+                .extracting(e -> e.getString("scheduler"), e -> e.getString("taskClass"),
+                        e -> e.getDuration("runTime").toNanos())
+                .containsExactlyInAnyOrder(
+                        tuple("jfr-long", LateTask.class.getName(), 0L),
+                        tuple("jfr-long", SlowTask.class.getName(), 3 * MS));
+        assertThat(ofType(events, LATE)).as("late-start events are off").isEmpty();
+        assertThat(ofType(events, REJECTED)).as("rejection events are off").isEmpty();
+    }
+
     @Test
     void eventsAreOffByDefault_evenWhileRecording() throws Exception {
         executor = WheelScheduledExecutor.builder().workers(1).daemon(true).timeSource(clock).name("quiet")
