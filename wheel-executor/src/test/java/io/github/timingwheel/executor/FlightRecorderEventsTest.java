@@ -198,13 +198,7 @@ class FlightRecorderEventsTest {
         executor = WheelScheduledExecutor.builder().workers(1).daemon(true).timeSource(clock).name("jfr-long")
                 .longTaskEventThreshold(0, MILLISECONDS)
                 .build();
-        ScheduledFuture<?> late = executor.schedule(new LateTask(), 1, MILLISECONDS);
-        clock.advance(1, SECONDS);
-        get(late);
-        get(executor.submit(new SlowTask(clock, 3, false)));
-        executor.shutdown();
-        assertThatThrownBy(() -> executor.execute(new LateTask())).isInstanceOf(RejectedExecutionException.class);
-        awaitTermination(executor);
+        aLateRunASlowRunAndARejection(3);
 
         List<RecordedEvent> events = recorded();
 
@@ -222,13 +216,7 @@ class FlightRecorderEventsTest {
     void eventsAreOffByDefault_evenWhileRecording() throws Exception {
         executor = WheelScheduledExecutor.builder().workers(1).daemon(true).timeSource(clock).name("quiet")
                 .build();
-        ScheduledFuture<?> late = executor.schedule(new LateTask(), 1, MILLISECONDS);
-        clock.advance(1, SECONDS);
-        get(late);
-        get(executor.submit(new SlowTask(clock, 1_000, false)));
-        executor.shutdown();
-        assertThatThrownBy(() -> executor.execute(new LateTask())).isInstanceOf(RejectedExecutionException.class);
-        awaitTermination(executor);
+        aLateRunASlowRunAndARejection(1_000);
 
         assertThat(recorded()).filteredOn(e -> e.getEventType().getName().startsWith("io.github.timingwheel"))
                 .isEmpty();
@@ -244,6 +232,20 @@ class FlightRecorderEventsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threshold");
         assertThatThrownBy(() -> WheelTimer.builder().lateTaskEventThreshold(1, null))
                 .isInstanceOf(NullPointerException.class).hasMessage("unit");
+    }
+
+    /**
+     * On the executor: a run 999 ms late, a run of {@code slowMillis} on the clock, then a
+     * task refused after shutdown; returns once the executor has terminated.
+     */
+    private void aLateRunASlowRunAndARejection(long slowMillis) throws Exception {
+        ScheduledFuture<?> late = executor.schedule(new LateTask(), 1, MILLISECONDS);
+        clock.advance(1, SECONDS);
+        get(late);
+        get(executor.submit(new SlowTask(clock, slowMillis, false)));
+        executor.shutdown();
+        assertThatThrownBy(() -> executor.execute(new LateTask())).isInstanceOf(RejectedExecutionException.class);
+        awaitTermination(executor);
     }
 
     private List<RecordedEvent> recorded() throws Exception {

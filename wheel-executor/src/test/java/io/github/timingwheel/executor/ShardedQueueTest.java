@@ -178,6 +178,127 @@ class ShardedQueueTest {
     }
 
     /**
+     * {@code drainTo} takes the due tasks a harvest handed out that no worker has taken yet, in
+     * order, before what is still in the wheels: they are the queue's until a worker takes them.
+     * Mutant (PIT): {@code ReadyBatch.claimAll} returning at once while slots are left (drainTo
+     * then moved none of them).
+     */
+    @Test
+    void drainTo_takesTheTasksWaitingInTheReadyBatch() throws Exception {
+        try (BlockedWorker blocked = new BlockedWorker()) {
+            List<Runnable> drained = new ArrayList<>();
+
+            int moved = blocked.executor.getQueue().drainTo(drained);
+
+            assertThat(moved).isEqualTo(3);
+            assertThat(drained).as("the three waiting, in submission order").containsExactlyElementsOf(blocked.waiting);
+            assertThat(blocked.executor.getQueue()).isEmpty();
+            blocked.releaseAndFinish();
+        }
+    }
+
+    /**
+     * {@code clear} drops the due tasks waiting in the ready batch too: none runs once the
+     * worker is free. Mutant (PIT): {@code ReadyBatch.claimAll} returning at once (the queue
+     * still held the three).
+     */
+    @Test
+    void clear_dropsTheTasksWaitingInTheReadyBatch() throws Exception {
+        try (BlockedWorker blocked = new BlockedWorker()) {
+            blocked.executor.getQueue().clear();
+
+            assertThat(blocked.executor.getQueue()).isEmpty();
+            blocked.releaseAndFinish();
+        }
+    }
+
+    /**
+     * A poll of the queue from another thread that takes the first of three due tasks leaves
+     * the other two in a ready batch, and must wake the parked worker to run them: on this
+     * clock, which does not move by itself, the worker parked for the hour until their deadline
+     * and would sleep through it. Mutant (PIT): a poll without that wake-up (the two did not
+     * run within the test's timeout).
+     */
+    @Test
+    void aPollThatLeavesDueTasksInTheReadyBatch_wakesTheParkedWorker() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        List<Thread> workers = new CopyOnWriteArrayList<>();
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).timeSource(clock)
+                .threadFactory(body -> {
+                    Thread worker = new Thread(body, "poll-test-worker");
+                    worker.setDaemon(true);
+                    workers.add(worker);
+                    return worker;
+                }).build();
+        CountDownLatch othersRan = new CountDownLatch(2);
+        try {
+            List<Runnable> due = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                due.add((Runnable) executor.schedule(othersRan::countDown, 1, HOURS));
+            }
+            awaitCondition("the worker parked until the tasks' deadline", () -> workers.size() == 1
+                    && workers.get(0).getState() == Thread.State.TIMED_WAITING);
+            clock.advance(1, HOURS);
+
+            Runnable polled = executor.getQueue().poll();
+
+            assertThat(polled).as("the first due task").isSameAs(due.get(0));
+            await(othersRan);
+            assertThat(((ScheduledFuture<?>) polled).isDone()).as("the polled task is the caller's now").isFalse();
+        } finally {
+            executor.shutdownNow();
+            awaitTermination(executor);
+        }
+    }
+
+    /**
+     * One worker on a manual clock, blocked in the first of four tasks due at the same instant;
+     * the other three, counted if they run, wait in the ready batch.
+     */
+    private static final class BlockedWorker implements AutoCloseable {
+        final ManualTimeSource clock = new ManualTimeSource();
+        final WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
+                .workers(1).timeSource(clock).daemon(true).build();
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger waitingRan = new AtomicInteger();
+        final List<Runnable> waiting = new ArrayList<>();
+
+        BlockedWorker() throws InterruptedException {
+            CountDownLatch blocking = new CountDownLatch(1);
+            executor.schedule(() -> {
+                blocking.countDown();
+                ExecutorTesting.awaitInTask(release);
+            }, 1, MILLISECONDS);
+            for (int i = 0; i < 3; i++) {
+                waiting.add((Runnable) executor.schedule(waitingRan::incrementAndGet, 1, MILLISECONDS));
+            }
+            clock.advance(1, MILLISECONDS);
+            await(blocking);
+            assertThat(executor.getQueue()).as("waiting in the ready batch").containsExactlyInAnyOrderElementsOf(waiting);
+        }
+
+        /** Frees the worker, lets it run whatever is left, and checks that none of the three ran. */
+        void releaseAndFinish() throws InterruptedException {
+            release.countDown();
+            executor.shutdown();
+            awaitTermination(executor);
+            assertThat(waitingRan).as("tasks taken out of the queue that ran").hasValue(0);
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+            executor.shutdownNow();
+            try {
+                awaitTermination(executor);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+
+    /**
      * A view of the queue locks every shard (WheelShards [4]): while another thread holds a
      * shard's lock (a producer mid-link, a harvest), {@code getQueue().size()} waits for it
      * rather than read a wheel being changed, and then counts the task. Mutant: a view that
