@@ -213,6 +213,21 @@ class ShardedQueueTest {
     }
 
     /**
+     * {@code shutdownNow} returns the due tasks waiting in the ready batch among the tasks that
+     * never ran, and none of them runs. It passes on the mutant the drainTo test catches:
+     * ThreadPoolExecutor removes one by one whatever its drainTo left in the queue.
+     */
+    @Test
+    void shutdownNow_returnsTheTasksWaitingInTheReadyBatch() throws Exception {
+        try (BlockedWorker blocked = new BlockedWorker()) {
+            List<Runnable> neverRan = blocked.executor.shutdownNow();
+
+            assertThat(neverRan).containsExactlyInAnyOrderElementsOf(blocked.waiting);
+            blocked.releaseAndFinish();
+        }
+    }
+
+    /**
      * A poll of the queue from another thread that takes the first of three due tasks leaves
      * the other two in a ready batch, and must wake the parked worker to run them: on this
      * clock, which does not move by itself, the worker parked for the hour until their deadline
