@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -100,6 +102,25 @@ final class ExecutorTesting {
             }
             LockSupport.parkNanos(MILLISECONDS.toNanos(1L));
         }
+    }
+
+    /** Daemon threads named {@code name}, each added to {@code made} as it is made. */
+    static ThreadFactory recordingThreads(String name, List<Thread> made) {
+        return body -> {
+            Thread thread = new Thread(body, name);
+            thread.setDaemon(true);
+            made.add(thread);
+            return thread;
+        };
+    }
+
+    /**
+     * Waits until the one worker in {@code workers} parks with a timeout: on a manual clock that
+     * stands still, a worker parked for a distant deadline, which only a wake-up can cut short.
+     */
+    static void awaitTimedPark(List<Thread> workers) {
+        awaitCondition("the worker parked until its next deadline", () -> workers.size() == 1
+                && workers.get(0).getState() == Thread.State.TIMED_WAITING);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.timingwheel.executor;
 
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MICROSECONDS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
@@ -12,10 +13,13 @@ import io.netty.util.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -267,6 +271,34 @@ class RearmableTest {
             assertThat(fired).as("never early").hasValue(0);
             subject.workers().advance(1, MICROSECONDS);
             assertThat(fired).hasValue(1);
+        }
+    }
+
+    /**
+     * A re-arm to an earlier deadline wakes the worker parked for the old one, with nothing else
+     * to wake it: on a manual clock that stands still the worker parked for the hour of the first
+     * deadline; re-armed to 1 ms, the task runs once the clock passes that. Mutant (PIT):
+     * {@code WheelWorkQueue.movedEarlier} without its wake-up (the task waited out the test's
+     * timeout; the other tests here wake the worker themselves at each step of the clock).
+     */
+    @Test
+    void rearmEarlier_wakesTheWorkerParkedForTheOldDeadline() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        List<Thread> workers = new CopyOnWriteArrayList<>();
+        WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).timeSource(clock)
+                .threadFactory(ExecutorTesting.recordingThreads("rearm-test-worker", workers)).build();
+        CountDownLatch fired = new CountDownLatch(1);
+        try {
+            RearmableFuture<Void> handle = executor.scheduleRearmable(fired::countDown, 1, HOURS);
+            ExecutorTesting.awaitTimedPark(workers);
+
+            assertThat(handle.rearm(1, MILLISECONDS)).isTrue();
+            clock.advance(1, MILLISECONDS);
+
+            ExecutorTesting.await(fired);
+        } finally {
+            executor.shutdownNow();
+            awaitTermination(executor);
         }
     }
 

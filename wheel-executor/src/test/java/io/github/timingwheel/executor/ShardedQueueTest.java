@@ -239,20 +239,14 @@ class ShardedQueueTest {
         ManualTimeSource clock = new ManualTimeSource();
         List<Thread> workers = new CopyOnWriteArrayList<>();
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).timeSource(clock)
-                .threadFactory(body -> {
-                    Thread worker = new Thread(body, "poll-test-worker");
-                    worker.setDaemon(true);
-                    workers.add(worker);
-                    return worker;
-                }).build();
+                .threadFactory(ExecutorTesting.recordingThreads("poll-test-worker", workers)).build();
         CountDownLatch othersRan = new CountDownLatch(2);
         try {
             List<Runnable> due = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 due.add((Runnable) executor.schedule(othersRan::countDown, 1, HOURS));
             }
-            awaitCondition("the worker parked until the tasks' deadline", () -> workers.size() == 1
-                    && workers.get(0).getState() == Thread.State.TIMED_WAITING);
+            ExecutorTesting.awaitTimedPark(workers);
             clock.advance(1, HOURS);
 
             Runnable polled = executor.getQueue().poll();
