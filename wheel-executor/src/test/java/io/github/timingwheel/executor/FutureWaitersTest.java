@@ -46,8 +46,8 @@ class FutureWaitersTest {
 
     /**
      * A timed waiter between two untimed ones (its second runs out while the other three wait)
-     * and an interrupted one leave; the two stay until the cancel releases them. Mutants: removal that only looks at the head of the list, and
-     * an interrupted waiter left in it.
+     * and an interrupted one leave; the two stay until the cancel releases them. Mutants:
+     * removal that only looks at the head of the list, and an interrupted waiter left in it.
      */
     @Test
     void waitersThatLeave_fromTheMiddleOfTheList_areUnlinked_andTheRestReleasedAtTheEnd() throws Exception {
@@ -60,13 +60,13 @@ class FutureWaitersTest {
         Thread interrupted = waiter(task, () -> task.get(), outcomes, Thread.State.WAITING);
 
         interrupted.interrupt();
-        interrupted.join(SECONDS.toMillis(10));
-        timed.join(SECONDS.toMillis(10));
+        interrupted.join(SECONDS.toMillis(ExecutorTesting.TIMEOUT_SECONDS));
+        timed.join(SECONDS.toMillis(ExecutorTesting.TIMEOUT_SECONDS));
         assertThat(task.waiterCount()).as("the two untimed waiters only").isEqualTo(2);
 
         assertThat(task.cancel(false)).isTrue();
-        first.join(SECONDS.toMillis(10));
-        last.join(SECONDS.toMillis(10));
+        first.join(SECONDS.toMillis(ExecutorTesting.TIMEOUT_SECONDS));
+        last.join(SECONDS.toMillis(ExecutorTesting.TIMEOUT_SECONDS));
         assertThat(task.waiterCount()).isZero();
         assertThat(outcomes.get(0).get()).isInstanceOf(CancellationException.class);
         assertThat(outcomes.get(1).get()).isInstanceOf(TimeoutException.class);

@@ -926,9 +926,9 @@ abstract class ScheduledExecutorContractTest {
 
     /**
      * Another executor's task is not in this one's queue: contains and remove say no, and the
-     * task stays in its own executor's queue, from which remove takes it. Mutant: every task of ours taken as this queue's own
-     * (contains said yes, and remove unlinked it from the other executor's wheel without that
-     * wheel's lock).
+     * task stays in its own executor's queue, from which remove takes it. Mutant: every task of
+     * ours taken as this queue's own (contains said yes, and remove unlinked it from the other
+     * executor's wheel without that wheel's lock).
      */
     @Test
     void anotherExecutorsTask_isNotInThisQueue() {

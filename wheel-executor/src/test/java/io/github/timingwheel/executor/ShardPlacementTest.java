@@ -43,11 +43,11 @@ class ShardPlacementTest {
 
     /**
      * Virtual threads (JDK 21 and later; skipped before) start at a shard their id picks, spread
-     * at random, and take no turn: the platform threads that come after them still start on as many shards as there
-     * are of them. The count of turns is a write to one shared line, which a virtual thread
-     * per request would make once per request. Mutant: virtual threads counted in turn like
-     * the others (the four platform threads after 1,001 virtual ones start on shards 1, 2, 3
-     * and 0 of 4 rather than 0 to 3: the order checked below).
+     * at random, and take no turn: the platform threads that come after them still start on as
+     * many shards as there are of them. The count of turns is a write to one shared line, which
+     * a virtual thread per request would make once per request. Mutant: virtual threads counted
+     * in turn like the others (the four platform threads after 1,001 virtual ones start on
+     * shards 1, 2, 3 and 0 of 4 rather than 0 to 3: the order checked below).
      */
     @Test
     void virtualThreads_takeNoTurn() throws Exception {

@@ -283,7 +283,8 @@ class ShardedQueueTest {
             }
             clock.advance(1, MILLISECONDS);
             await(blocking);
-            assertThat(executor.getQueue()).as("waiting in the ready batch").containsExactlyInAnyOrderElementsOf(waiting);
+            assertThat(executor.getQueue()).as("waiting in the ready batch")
+                    .containsExactlyInAnyOrderElementsOf(waiting);
         }
 
         /** Frees the worker, lets it run whatever is left, and checks that none of the three ran. */
