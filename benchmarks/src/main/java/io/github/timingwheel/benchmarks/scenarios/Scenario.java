@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * A workload that the runner applies to every subject in turn, round after round, in one JVM.
  * A round creates its subject, measures, and closes it, so that no subject inherits another's
- * threads or garbage.
+ * threads; the runner starts each turn with a young collection, so that none inherits another's
+ * garbage either ({@link FreshEden}).
  */
 interface Scenario {
 

@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
 
 /**
  * Runs the comparison scenarios and prints one table per scenario: every subject in the same
- * JVM, taking turns round by round (after one unrecorded warm-up round each), each cell the
- * median of the rounds with the lowest and highest in brackets, and under each table how
+ * JVM, taking turns round by round (after one unrecorded warm-up round each), each turn after a
+ * young collection (so that no subject pays for another's garbage: {@link FreshEden}), each cell
+ * the median of the rounds with the lowest and highest in brackets, and under each table how
  * noisy the machine was meanwhile.
  *
  * <p>Run: {@code java -Xms8g -Xmx8g -cp benchmarks/target/benchmarks.jar
@@ -32,6 +33,13 @@ public final class ScenarioRunner {
     /** The subjects compared by default: ours through both interfaces, the JDK, and Netty twice. */
     static final List<String> DEFAULT_SUBJECTS =
             List.of("wheel-executor", "wheel-timer", "jdk-stpe", "netty-hwt-1ms", "netty-hwt-100ms");
+
+    /**
+     * Whether each turn starts with a young collection; {@code -Drunner.youngCollection=false}
+     * turns it off, to compare with runs taken without it.
+     */
+    private static final boolean YOUNG_COLLECTION_EACH_TURN =
+            Boolean.parseBoolean(System.getProperty("runner.youngCollection", "true"));
 
     private ScenarioRunner() {
     }
@@ -91,17 +99,18 @@ public final class ScenarioRunner {
     }
 
     private static void run(Scenario scenario, List<String> subjects, int rounds) throws Exception {
-        System.out.printf("%n== %s: %s%n   %d rounds after a warm-up round, subjects taking turns;"
-                + " median (lowest..highest)%n", scenario.name(), scenario.description(), rounds);
+        System.out.printf("%n== %s: %s%n   %d rounds after a warm-up round, subjects taking turns%s;"
+                + " median (lowest..highest)%n", scenario.name(), scenario.description(), rounds,
+                YOUNG_COLLECTION_EACH_TURN ? ", each turn after a young collection" : "");
         MachineNoise noise = new MachineNoise();
         noise.sample(3);
         Results results = new Results(scenario.columns());
         for (String subject : subjects) {
-            scenario.run(subject, true, results);
+            turn(scenario, subject, true, results);
         }
         for (int round = 1; round <= rounds; round++) {
             for (String subject : subjects) {
-                scenario.run(subject, false, results);
+                turn(scenario, subject, false, results);
             }
             System.out.printf("   round %d of %d done%n", round, rounds);
         }
@@ -109,6 +118,15 @@ public final class ScenarioRunner {
         System.out.print(results.table());
         System.out.print(subjectNotes(subjects));
         System.out.println(noise.summary());
+    }
+
+    /** One subject's turn, which starts with an empty young generation ({@link FreshEden}). */
+    private static void turn(Scenario scenario, String subject, boolean warmUp, Results results) throws Exception {
+        if (YOUNG_COLLECTION_EACH_TURN && !FreshEden.collect()) {
+            System.out.printf("   no young collection came before %s's turn: it may pay for earlier garbage%n",
+                    subject);
+        }
+        scenario.run(subject, warmUp, results);
     }
 
     /** What a reader must know about some subjects to read the table beside them. */
