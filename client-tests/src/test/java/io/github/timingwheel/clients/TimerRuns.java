@@ -1,9 +1,12 @@
 package io.github.timingwheel.clients;
 
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.executor.WheelScheduledExecutor;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * How many timers ran, counted once none can still be running. A client tells the test that a
@@ -25,5 +28,19 @@ final class TimerRuns {
         timers.shutdown();
         assertThat(timers.awaitTermination(30, SECONDS)).as("every timer ran or was cancelled").isTrue();
         return timers.metrics().ran();
+    }
+
+    /**
+     * Waits, at most 10 s, until {@code runs} reads at least {@code expected}, and answers what it
+     * read last: for a scheduler that cannot be shut down to count its last run (a timer the
+     * client shares, or one the client keeps a timer of its own on).
+     */
+    static long awaitAtLeast(LongSupplier runs, long expected) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(10);
+        long seen;
+        while ((seen = runs.getAsLong()) < expected && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(MILLISECONDS.toNanos(1L));
+        }
+        return seen;
     }
 }
