@@ -1,8 +1,5 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-
 /**
  * Starts a turn with an empty young generation: allocates short-lived arrays until the
  * collectors report one more collection. Subjects take turns in one JVM, and without this the
@@ -35,13 +32,13 @@ final class FreshEden {
      * @return whether a collection happened
      */
     static boolean collect() {
-        long before = collections();
+        long before = GcTime.collections();
         long giveUpAt = System.nanoTime() + MAX_NANOS;
         while (true) {
             for (int i = 0; i < 256; i++) { // 8 MiB between two looks at the counts
                 sink = new byte[CHUNK_BYTES];
             }
-            if (collections() != before) {
+            if (GcTime.collections() != before) {
                 sink = null;
                 return true;
             }
@@ -50,13 +47,5 @@ final class FreshEden {
                 return false;
             }
         }
-    }
-
-    private static long collections() {
-        long total = 0;
-        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
-            total += Math.max(0L, collector.getCollectionCount());
-        }
-        return total;
     }
 }
