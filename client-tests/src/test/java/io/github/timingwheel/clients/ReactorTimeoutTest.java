@@ -1,7 +1,6 @@
 package io.github.timingwheel.clients;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.timingwheel.executor.WheelScheduledExecutor;
@@ -9,11 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -73,17 +68,12 @@ class ReactorTimeoutTest {
      */
     @Test
     void monoTimeout_ofMonosThatSignalInTime_cancelsEveryTimer() throws Exception {
-        int monos = 5_000;
-        List<CompletableFuture<String>> results = new ArrayList<>();
-        for (int i = 0; i < monos; i++) {
+        EveryTimerCancelled.afterCallsAnsweredInTime(timers, 5_000, index -> {
             Sinks.One<String> answer = Sinks.one();
-            results.add(answer.asMono().timeout(FAR_TIMEOUT, scheduler).toFuture());
-            answer.tryEmitValue("value " + i).orThrow();
-        }
-        for (int i = 0; i < monos; i++) {
-            assertThat(results.get(i).get(30, SECONDS)).isEqualTo("value " + i);
-        }
-        EveryTimerCancelled.assertOf(timers, monos);
+            CompletableFuture<String> result = answer.asMono().timeout(FAR_TIMEOUT, scheduler).toFuture();
+            answer.tryEmitValue("value " + index).orThrow();
+            return result;
+        });
     }
 
     /**
@@ -101,29 +91,19 @@ class ReactorTimeoutTest {
         int items = 100;
         for (int stream = 0; stream < streams; stream++) {
             Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
-            AtomicInteger received = new AtomicInteger();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            AtomicLong failedAt = new AtomicLong();
-            CountDownLatch ended = new CountDownLatch(1);
+            TimedOutStream end = new TimedOutStream(stream);
             source.asFlux()
                     .timeout(Mono.delay(FAR_TIMEOUT, scheduler), item -> Mono.delay(
                             item == items - 1 ? Duration.ofMillis(TIMEOUT_MILLIS) : FAR_TIMEOUT, scheduler))
-                    .subscribe(item -> received.incrementAndGet(), thrown -> {
-                        failedAt.set(System.nanoTime());
-                        failure.set(thrown);
-                        ended.countDown(); // after the writes: the await below sees them
-                    });
+                    .subscribe(end::onItem, end::onError);
             long lastSentAt = 0L;
             for (int i = 0; i < items; i++) {
                 lastSentAt = System.nanoTime(); // before the item arms its timer
                 source.tryEmitNext(i).orThrow();
             }
 
-            assertThat(ended.await(30, SECONDS)).as("stream %d timed out", stream).isTrue();
-            assertThat(failure.get()).as("stream %d", stream).isInstanceOf(TimeoutException.class);
-            assertThat(received.get()).as("stream %d", stream).isEqualTo(items);
-            assertThat(failedAt.get() - lastSentAt).as("stream %d failed after its last item (ns)", stream)
-                    .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(TIMEOUT_MILLIS));
+            assertThat(end.awaitTimeout()).as("stream %d: items received", stream).isEqualTo(items);
+            end.assertFailedNoSoonerThan(TIMEOUT_MILLIS, lastSentAt);
         }
         // Per stream, one timer before the first item and one after each; all but the last
         // cancelled, and out of the queue (a shutdown drops cancelled tasks: look before it).

@@ -1,7 +1,6 @@
 package io.github.timingwheel.clients;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,16 +62,11 @@ class Resilience4jTimeLimiterTest {
     @Test
     void callsCompletedInTime_cancelEveryTimer() throws Exception {
         TimeLimiter limiter = TimeLimiter.of(TimeLimiterConfig.custom().timeoutDuration(Duration.ofSeconds(60)).build());
-        int calls = 5_000;
-        List<CompletableFuture<String>> results = new ArrayList<>();
-        for (int i = 0; i < calls; i++) {
+        EveryTimerCancelled.afterCallsAnsweredInTime(timers, 5_000, index -> {
             CompletableFuture<String> call = new CompletableFuture<>();
-            results.add(limiter.executeCompletionStage(timers, () -> call).toCompletableFuture());
-            call.complete("value " + i);
-        }
-        for (int i = 0; i < calls; i++) {
-            assertThat(results.get(i).get(30, SECONDS)).isEqualTo("value " + i);
-        }
-        EveryTimerCancelled.assertOf(timers, calls);
+            CompletableFuture<String> result = limiter.executeCompletionStage(timers, () -> call).toCompletableFuture();
+            call.complete("value " + index);
+            return result;
+        });
     }
 }

@@ -13,11 +13,7 @@ import io.reactivex.rxjava3.subjects.SingleSubject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,17 +70,13 @@ class RxJavaTimeoutTest {
      */
     @Test
     void singleTimeout_ofSinglesThatSignalInTime_cancelsEveryTimer() throws Exception {
-        int singles = 5_000;
-        List<CompletableFuture<String>> results = new ArrayList<>();
-        for (int i = 0; i < singles; i++) {
+        EveryTimerCancelled.afterCallsAnsweredInTime(timers, 5_000, index -> {
             SingleSubject<String> answer = SingleSubject.create();
-            results.add(answer.timeout(FAR_TIMEOUT_SECONDS, SECONDS, scheduler).toCompletionStage().toCompletableFuture());
-            answer.onSuccess("value " + i);
-        }
-        for (int i = 0; i < singles; i++) {
-            assertThat(results.get(i).get(30, SECONDS)).isEqualTo("value " + i);
-        }
-        EveryTimerCancelled.assertOf(timers, singles);
+            CompletableFuture<String> result = answer.timeout(FAR_TIMEOUT_SECONDS, SECONDS, scheduler)
+                    .toCompletionStage().toCompletableFuture();
+            answer.onSuccess("value " + index);
+            return result;
+        });
     }
 
     /**
@@ -105,27 +97,16 @@ class RxJavaTimeoutTest {
         for (int stream = 0; stream < streams; stream++) {
             PublishSubject<Integer> source = PublishSubject.create();
             long[] sentAt = new long[items];
-            AtomicInteger received = new AtomicInteger();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            AtomicLong failedAt = new AtomicLong();
-            CountDownLatch ended = new CountDownLatch(1);
-            source.timeout(TIMEOUT_MILLIS, MILLISECONDS, scheduler)
-                    .subscribe(item -> received.incrementAndGet(), thrown -> {
-                        failedAt.set(System.nanoTime());
-                        failure.set(thrown);
-                        ended.countDown(); // after the writes: the await below sees them
-                    });
-            for (int i = 0; i < items && ended.getCount() > 0; i++) {
+            TimedOutStream end = new TimedOutStream(stream);
+            source.timeout(TIMEOUT_MILLIS, MILLISECONDS, scheduler).subscribe(end::onItem, end::onError);
+            for (int i = 0; i < items && !end.hasEnded(); i++) {
                 sentAt[i] = System.nanoTime(); // before the item arms its timer
                 source.onNext(i);
             }
 
-            assertThat(ended.await(30, SECONDS)).as("stream %d timed out", stream).isTrue();
-            assertThat(failure.get()).as("stream %d", stream).isInstanceOf(TimeoutException.class);
-            int last = received.get() - 1;
+            int last = end.awaitTimeout() - 1;
             assertThat(last).as("stream %d: items received before its timeout, less one", stream).isNotNegative();
-            assertThat(failedAt.get() - sentAt[last]).as("stream %d failed after its last item (ns)", stream)
-                    .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(TIMEOUT_MILLIS));
+            end.assertFailedNoSoonerThan(TIMEOUT_MILLIS, sentAt[last]);
         }
         assertThat(timers.getQueue()).as("timers left in the queue").isEmpty();
         // Per stream, the timer that fired and the worker's hand-off of the timeout's action.
