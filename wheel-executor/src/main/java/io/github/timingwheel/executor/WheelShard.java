@@ -25,6 +25,11 @@ abstract class WheelShardPadBefore {
 abstract class WheelShardHotFields extends WheelShardPadBefore {
     /** The shard's lock: 0 free, 1 held. See WheelShard [1], [2]. */
     volatile int lockState;
+    /**
+     * 1 while a harvest waits for the lock, or came and found it held: producers then leave
+     * the lock to it. Written by the harvesting worker, read by producers. See WheelShard [7].
+     */
+    volatile int harvestWanted;
     /** See WheelShard [3]. */
     volatile long wheelEvent = Long.MAX_VALUE;
     /** See WheelShard [4]. */
@@ -105,6 +110,28 @@ final class WheelShard extends WheelShardPadAfter {
      * [6] 'relinks' counts the lazy re-arms of re-armable tasks (WheelShards [5]) for metrics:
      *     only lock holders write it, so a plain increment published with an opaque store is
      *     exact; a metrics read (opaque, no lock) may lag by the re-links of one harvest.
+     * [7] The harvest never waits behind a producer. A plain lock let producers that never
+     *     pause take the shard again right after each release while the harvest spun,
+     *     yielded and parked on it, shard after shard, with the due tasks of every shard it
+     *     already held waiting too; and a producer descheduled inside its section (a time
+     *     slice is milliseconds on a busy machine) held up every due task. So a harvest first
+     *     raises 'harvestWanted' (a volatile write), then tries the lock for HARVEST_SPINS
+     *     spins. Producers do not take a lock that is wanted: their tryLock fails and the task
+     *     goes through the inbox, so once the holder of the moment lets go (O(1) wheel work
+     *     plus at most DRAIN_BATCH inbox tasks) no one but the harvest takes the lock. The
+     *     harvest clears the flag when it has the lock. If the spins run out (the holder is
+     *     descheduled, or drains a long inbox), the harvest skips the shard and hands out the
+     *     other shards' due tasks; the flag stays up, and the holder, when it unlocks, sees it
+     *     and wakes the harvester (WheelShards.wakeHarvester) instead of helping with the
+     *     inbox. That read follows a release store with no fence, so it may miss a flag raised
+     *     at that moment: the harvester then comes back by itself after HELD_RETRY_NANOS
+     *     (WheelShards [7]), and finds the lock free, since the flag keeps producers off it.
+     *     A producer facing a full inbox defers to a raised flag too, for at most
+     *     PRODUCER_DEFER_TRIES tries (about a millisecond, several of the harvester's retries),
+     *     then takes the lock when it is free: so a flag left up by a harvester that has gone
+     *     (a worker that left the pool) delays producers, never stops them. Views and drainTo,
+     *     which must see every task, wait for the lock as before (lock()): no harvest runs
+     *     beside them, since both hold the queue's worker lock as a harvest does.
      */
 
     /** Bits of a task's sequence that name its shard ([5]); at most 1 << SHARD_BITS shards. */
@@ -134,8 +161,18 @@ final class WheelShard extends WheelShardPadAfter {
     private static final int LOCK_SPINS = 64;
     private static final int LOCK_YIELDS = 16;
     private static final long LOCK_PARK_NANOS = 20_000L;
+    /**
+     * Spins a harvest gives a holder to let go before it skips the shard ([7]): a producer's
+     * section is tens of nanoseconds, an inbox drain tens of microseconds; a descheduled holder
+     * is milliseconds, and is not waited for.
+     */
+    static final int HARVEST_SPINS = 256;
+    /** Tries for which a producer facing a full inbox leaves the lock to a wanting harvest ([7]). */
+    private static final int PRODUCER_DEFER_TRIES = LOCK_SPINS + LOCK_YIELDS + 50;
 
     final int index;
+    /** Wakes the harvester that skipped this shard ([7]). */
+    private final Runnable wakeHarvester;
     /** Guarded by lock ([1]). */
     private final TimingWheel<WheelTask> wheel;
     /** Tasks whose state changed while the lock was busy ([2]). */
@@ -143,30 +180,81 @@ final class WheelShard extends WheelShardPadAfter {
     /** Lazy re-arms applied here: written under lock (opaque), read by metrics (opaque) ([6]). */
     private long relinks;
 
-    WheelShard(int index, WheelShape shape, long originNanos) {
+    WheelShard(int index, WheelShape shape, long originNanos, Runnable wakeHarvester) {
         this.index = index;
+        this.wakeHarvester = wakeHarvester;
         this.wheel = new TimingWheel<>(shape, originNanos, STAGING_CAPACITY);
     }
 
     // ---------------------------------------------------------------------------------------
     // The lock ([1]).
 
-    /** Takes the lock if it is free: one CAS, and a plain read first so a busy lock costs none. */
+    /**
+     * A producer's try: takes the lock if it is free and no harvest wants it ([7]); one CAS, and
+     * plain reads first (one cache line) so a busy or wanted lock costs none.
+     */
     boolean tryLock() {
+        return harvestWanted == 0 && tryLockFree();
+    }
+
+    /** Takes the lock if it is free, wanted or not. */
+    private boolean tryLockFree() {
         return lockState == 0 && LOCK_STATE.compareAndSet(this, 0, 1);
     }
 
-    /** Waits for the lock: spins, then yields, then parks briefly between tries ([1]). */
+    /**
+     * Waits for the lock, wanted by a harvest or not: spins, then yields, then parks briefly
+     * between tries ([1]). For views, drainTo and tests; never on the firing path ([7]).
+     */
     void lock() {
-        for (int tries = 0; !tryLock(); tries++) {
-            if (tries < LOCK_SPINS) {
+        for (int tries = 0; !tryLockFree(); tries++) {
+            backOff(tries);
+        }
+    }
+
+    /**
+     * A producer's wait for the lock when the inbox is full: as {@link #lock()}, but leaving the
+     * lock to a harvest that wants it for up to PRODUCER_DEFER_TRIES tries ([7]).
+     */
+    private void lockAsProducer() {
+        for (int tries = 0; !(tries < PRODUCER_DEFER_TRIES ? tryLock() : tryLockFree()); tries++) {
+            backOff(tries);
+        }
+    }
+
+    private void backOff(int tries) {
+        if (tries < LOCK_SPINS) {
+            Thread.onSpinWait();
+        } else if (tries < LOCK_SPINS + LOCK_YIELDS) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(this, LOCK_PARK_NANOS);
+        }
+    }
+
+    /**
+     * The harvest's try ([7]): raises the flag that keeps producers off the lock, and takes the
+     * lock within HARVEST_SPINS spins, or gives up and leaves the flag raised for the holder to
+     * see as it lets go. Call only as the harvesting worker.
+     *
+     * @param wait whether to wait for the lock however long it is held (drainTo)
+     * @return true if it holds the lock
+     */
+    boolean lockForHarvest(boolean wait) {
+        if (harvestWanted == 0) {
+            harvestWanted = 1; // volatile: ordered before the CAS below, which producers' CAS orders with
+        }
+        for (int tries = 0; !tryLockFree(); tries++) {
+            if (wait) {
+                backOff(tries);
+            } else if (tries < HARVEST_SPINS) {
                 Thread.onSpinWait();
-            } else if (tries < LOCK_SPINS + LOCK_YIELDS) {
-                Thread.yield();
             } else {
-                LockSupport.parkNanos(this, LOCK_PARK_NANOS);
+                return false;
             }
         }
+        HARVEST_WANTED.setRelease(this, 0); // producers may take it again once it is let go
+        return true;
     }
 
     /** Lets the lock go: a release store, no fence ([1], [2]). Call only when holding it. */
@@ -177,6 +265,20 @@ final class WheelShard extends WheelShardPadAfter {
     /** The wheel; call only when holding lock. */
     TimingWheel<WheelTask> wheel() {
         return wheel;
+    }
+
+    /**
+     * Tasks in the wheel, read without the lock: a plain long that only holders write, so the
+     * read may be stale by what holders did since, never torn on a 64-bit JVM; enough for
+     * backpressure's threshold (WheelWorkQueue [9]), and for nothing exact.
+     */
+    long pendingRacy() {
+        return wheel.size();
+    }
+
+    /** The wheel's published next event ([3]); any thread. */
+    long wheelEvent() {
+        return wheelEvent;
     }
 
     /** The earliest time anything here may need the leader: a lower bound ([3], [4]). Any thread. */
@@ -239,7 +341,7 @@ final class WheelShard extends WheelShardPadAfter {
     }
 
     private void applyUnderFullInbox() {
-        lock();
+        lockAsProducer();
         try {
             drainInbox(DRAIN_BATCH);
         } finally {
@@ -256,9 +358,16 @@ final class WheelShard extends WheelShardPadAfter {
         }
     }
 
-    /** Unlocks, then drains what producers pushed meanwhile, boundedly ([2]). */
+    /**
+     * Unlocks, then wakes a harvester that wants the lock ([7]), or else drains what producers
+     * pushed meanwhile, boundedly ([2]).
+     */
     void unlockAndHelp() {
         unlock();
+        if (harvestWanted != 0) {
+            wakeHarvester.run();
+            return;
+        }
         for (int round = 0; round < HELP_ROUNDS && !inbox.isEmpty() && tryLock(); round++) {
             try {
                 drainInbox(DRAIN_BATCH);
@@ -329,12 +438,14 @@ final class WheelShard extends WheelShardPadAfter {
     }
 
     private static final VarHandle LOCK_STATE;
+    private static final VarHandle HARVEST_WANTED;
     private static final VarHandle INBOX_EVENT;
     private static final VarHandle RELINKS;
 
     static {
         try {
             LOCK_STATE = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "lockState", int.class);
+            HARVEST_WANTED = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "harvestWanted", int.class);
             INBOX_EVENT = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "inboxEvent", long.class);
             RELINKS = MethodHandles.lookup().findVarHandle(WheelShard.class, "relinks", long.class);
         } catch (ReflectiveOperationException e) {

@@ -129,8 +129,39 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     due before the event unparks the leader, one due in the slack after it does not.
      *     Nothing is handed out before its deadline: the clock is only ever read back.
      *     drainTo and the views read it as it is.
+     * [9] Backpressure. Accepted but not run is bounded in time: a producer whose task is due
+     *     at once (its deadline no later than its stamp, so execute() and schedule with a delay
+     *     of 0 or less) checks, after it has linked the task, how late its shard's earliest
+     *     work is ('wheelEvent', exact after each harvest, WheelShard [3]) and how many tasks
+     *     the shard holds (a racy read, WheelShard.pendingRacy); past BACKLOG_LAG_NANOS and
+     *     BACKLOG_TASKS both, it parks in steps of BACKLOG_PARK_NANOS until the workers bring the
+     *     lag back under it, for at most BACKLOG_WAIT_NANOS per call. So under a flood
+     *     producers go at the pace of the runs, and a shard holds about BACKLOG_TASKS (or
+     *     BACKLOG_LAG_NANOS of the workers' runs, if more), plus one submission per producer
+     *     and what the inbox holds: the JDK's
+     *     executor slows a flood only by its lock, and its backlog grew by millions a second.
+     *     Tasks due later (timeouts) never wait: a mass expiry slows no one who arms a timer.
+     *     A worker of this queue never waits (its body would wait for itself); nor does a
+     *     producer whose task went through the inbox wait for anything but a full inbox.
      */
 
+    /**
+     * How late a shard's earliest due work may be before a producer of a task due at once
+     * waits for the workers ([9]). Long against the lateness of a scheduler that keeps up
+     * (microseconds to a millisecond or two on a busy machine), short enough that the backlog
+     * it allows is a few tens of milliseconds of the workers' runs.
+     */
+    static final long BACKLOG_LAG_NANOS = 20_000_000L;
+    /**
+     * How many tasks a shard must hold before a producer waits for the workers ([9]): a
+     * handful of due tasks on a busy worker (a test that blocks its only worker, then submits)
+     * never holds a producer up; a flood is held to about this many a shard.
+     */
+    static final long BACKLOG_TASKS = 1L << 17;
+    /** The longest a producer waits for the workers in one call ([9]). */
+    static final long BACKLOG_WAIT_NANOS = 50_000_000L;
+    /** How long a waiting producer parks between looks at its shard's lag ([9]). */
+    private static final long BACKLOG_PARK_NANOS = 100_000L;
     /** The most due tasks one harvest moves out of the wheels for the workers ([5]). */
     static final int READY_BATCH = 64;
     /**
@@ -160,6 +191,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     private final TimeSource clock;
     /** The wheels, their locks and inboxes, and the merged view of time ([1]). */
     private final WheelShards shards;
+
+    /** Whether the calling thread has been a worker of this queue: backpressure spares it ([9]). */
+    private final ThreadLocal<Boolean> worker = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
     private final ReentrantLock workerLock = new ReentrantLock();
     /** Followers wait here, untimed, until a role is free or late work appears ([3]). */
@@ -294,9 +328,38 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         shards.place(task, wheelNow(), deadline);
     }
 
-    /** Links a NEW (or re-queued periodic) task and wakes the leader if it is the new first event. */
+    /**
+     * Links a NEW (or re-queued periodic) task and wakes the leader if it is the new first event;
+     * a task due at once waits while its shard's due work is far behind ([9]).
+     */
     void enqueue(WheelTask task) {
-        wakeLeaderFor(shards.submit(task, true));
+        WheelShard shard = shards.submit(task, true);
+        wakeLeaderFor(shard);
+        long madeAt = task.sequence() >>> WheelShard.SHARD_BITS; // the stamp: the clock when made (WheelShards [6])
+        if (task.deadline() <= madeAt && madeAt - shard.wheelEvent() > BACKLOG_LAG_NANOS
+                && shard.pendingRacy() > BACKLOG_TASKS) {
+            awaitWorkers(shard);
+        }
+    }
+
+    /**
+     * Backpressure ([9]): waits while the shard's earliest due work is more than
+     * BACKLOG_LAG_NANOS late, for at most BACKLOG_WAIT_NANOS; never on a worker of this queue.
+     */
+    private void awaitWorkers(WheelShard shard) {
+        if (worker.get()) {
+            return; // a body that submits: waiting for the workers would wait for itself
+        }
+        long start = clock.nanoTime();
+        for (;;) {
+            long now = clock.nanoTime();
+            if (shards.wheelTime(now) - shard.wheelEvent() <= BACKLOG_LAG_NANOS
+                    || now - start >= BACKLOG_WAIT_NANOS) {
+                return;
+            }
+            LockSupport.unpark(parkedLeader);
+            LockSupport.parkNanos(this, BACKLOG_PARK_NANOS);
+        }
     }
 
     /** Unlinks a task that was just cancelled, at once or through its shard's inbox ([1], [6]). */
@@ -384,6 +447,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
         long giveUpAt = timed ? clock.nanoTime() - minLateNanos + timeoutNanos : 0L; // read back as below
         Thread me = Thread.currentThread();
+        if (!worker.get()) {
+            worker.set(Boolean.TRUE); // never held up by backpressure ([9])
+        }
         boolean tookTask = false;
         boolean behind = false;
         long now = 0L;
@@ -454,7 +520,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     private boolean mustTakeOver(long now) {
         long wheelNow = shards.wheelTime(now);
-        long due = earliestWork();
+        long due = earliestWork(wheelNow);
         if (due > wheelNow) {
             watching = false;
             return false;
@@ -486,8 +552,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * event a shard publishes; Long.MAX_VALUE if none. Racy reads of both, as the stand-in's
      * checks need ([3]).
      */
-    private long earliestWork() {
-        return Math.min(ready.firstDeadline(), shards.earliestEvent());
+    private long earliestWork(long wheelNow) {
+        return Math.min(ready.firstDeadline(), shards.earliestEventForLeader(heldRetryAt(wheelNow)));
     }
 
     /**
@@ -525,13 +591,22 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         }
     }
 
-    /** How long the leader may park: until the earliest event any shard publishes ([4]). */
+    /**
+     * How long the leader may park: until the earliest event any shard publishes ([4]), or a
+     * retry of a shard the last harvest found held (WheelShards [7]).
+     */
     private long nanosUntilNextEvent(long nanoTime) {
-        long earliest = shards.earliestEvent();
+        long wheelNow = shards.wheelTime(nanoTime);
+        long earliest = shards.earliestEventForLeader(heldRetryAt(wheelNow));
         if (earliest == Long.MAX_VALUE) {
             return Long.MAX_VALUE;
         }
-        return Math.max(0L, earliest - shards.wheelTime(nanoTime));
+        return Math.max(0L, earliest - wheelNow);
+    }
+
+    /** When to look again at a shard the last harvest found held (WheelShards [7]), in wheel time. */
+    private static long heldRetryAt(long wheelNow) {
+        return TimingWheel.addSaturated(wheelNow, WheelShards.HELD_RETRY_NANOS);
     }
 
     /**
@@ -550,7 +625,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * the ready batch ([5]). Call only when holding workerLock, with 'ready' exhausted.
      */
     private WheelTask handOutDue(long now) {
-        int count = shards.harvest(now, gathered, READY_BATCH);
+        int count = shards.harvest(now, gathered, READY_BATCH, false);
         if (count == 0) {
             return null;
         }
@@ -601,7 +676,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         standIn = Thread.currentThread();
         STAND_IN_LOOKS.setOpaque(this, standInLooks + 1); // see the field
         long wheelNow = shards.wheelTime(now);
-        long event = leaderOut ? earliestWork() : parkedUntil;
+        long event = leaderOut ? earliestWork(wheelNow) : parkedUntil;
         long untilEvent = event == Long.MAX_VALUE || event == NOT_PARKED ? Long.MAX_VALUE : Math.max(0L, event - wheelNow);
         long parkNanos = parkNanos(untilEvent, waitNanos, slackNanos + TAKE_OVER_NANOS);
         standInWakesAt = parkNanos == Long.MAX_VALUE ? Long.MAX_VALUE : TimingWheel.addSaturated(wheelNow, parkNanos);
@@ -626,7 +701,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         try {
             parkedLeader = me;
             parkedUntil = until;
-            if (shards.earliestEvent() < until) {
+            if (shards.earliestEventForLeader(until) < until) {
                 return; // a producer lowered a bound meanwhile: plan again ([4])
             }
             parkUnpublished(parkNanos);
@@ -875,7 +950,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             });
             long now = clock.nanoTime();
             while (moved[0] < maxElements) {
-                int count = shards.harvest(now, gathered, Math.min(READY_BATCH, maxElements - moved[0]));
+                int count = shards.harvest(now, gathered, Math.min(READY_BATCH, maxElements - moved[0]), true);
                 for (int i = 0; i < count; i++) {
                     sink.add(gathered[i].outer());
                     gathered[i] = null;

@@ -339,40 +339,4 @@ class ShardedQueueTest {
             awaitTermination(executor);
         }
     }
-
-    /**
-     * A harvest locks the shards it takes due tasks from (WheelShards [3]): while another thread
-     * holds the only shard's lock, a due task waits and the worker parks on that lock; the task
-     * runs once the lock is free. Mutant: a harvest that takes no lock (the task runs while the
-     * lock is held; the rest of this module's tests hung on it rather than failed).
-     */
-    @Test
-    void aHarvest_waitsForTheShardLock_beforeItTakesADueTask() throws InterruptedException {
-        List<Thread> workers = new CopyOnWriteArrayList<>();
-        WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).shards(1)
-                .threadFactory(runnable -> {
-                    Thread worker = new Thread(runnable, "harvester");
-                    worker.setDaemon(true);
-                    workers.add(worker);
-                    return worker;
-                })
-                .build();
-        CountDownLatch ran = new CountDownLatch(1);
-        try {
-            WheelShard shard = executor.queue().shard(0);
-            shard.lock();
-            try {
-                executor.schedule(ran::countDown, 0, MILLISECONDS); // due now; through the inbox
-                awaitCondition("the task run, or the worker parked on the shard's lock", () -> ran.getCount() == 0
-                        || (!workers.isEmpty() && LockSupport.getBlocker(workers.get(0)) == shard));
-                assertThat(ran.getCount()).as("not run while the shard's lock is held").isEqualTo(1);
-            } finally {
-                shard.unlock();
-            }
-            await(ran);
-        } finally {
-            executor.shutdownNow();
-            awaitTermination(executor);
-        }
-    }
 }

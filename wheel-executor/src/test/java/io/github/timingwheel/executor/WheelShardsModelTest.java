@@ -325,7 +325,7 @@ class WheelShardsModelTest {
 
         /** Harvests at most {@code max} tasks and compares them with the model's first due ones. */
         void harvest(int max) {
-            int count = shards.harvest(nanoTime(), into, max);
+            int count = shards.harvest(nanoTime(), into, max, false);
             for (int i = 0; i < count; i++) {
                 WheelTask got = into[i];
                 into[i] = null;
