@@ -4,7 +4,10 @@ import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * Many timers expiring together: {@code count} timers, armed from one thread in random order,
@@ -36,6 +39,17 @@ import org.HdrHistogram.Histogram;
  * start was more than 1 ms late, the second gives where the worst slice begins, in ms after the
  * window opened. A round whose p99 stands out then shows whether it lost its time at the
  * opening, in one stretch in the middle, or throughout.
+ *
+ * <p>{@code burst-shared} ({@link #sharedRecorder}) is the same burst with a realistic body: every
+ * timer records its lateness, in microseconds, into one HdrHistogram {@code Recorder} that all
+ * bodies share, as an application's latency metric would be. It is hostile to a scheduler with
+ * more than one worker: bodies running at once on two workers contend for the recorder's cache
+ * lines, so two workers can run the burst slower than one, which the plain burst (each worker
+ * records into a histogram of its own) does not show. Its columns: how long after arming started
+ * the last timer fired, and how long after the last deadline; lateness p50, p99, p99.9 and max
+ * from the shared recorder; and early starts (a body that started before its deadline; none
+ * should). The deadlines are uniform over [{@code leadMs}, {@code leadMs + windowMs}) ms after
+ * arming starts.
  */
 final class Burst implements Scenario {
 
@@ -50,6 +64,10 @@ final class Burst implements Scenario {
     static final Column CPU_PER_TIMER = Column.lower("CPU ns/timer", 0);
     static final Column SLICES_LATE = Column.lower("slices > 1 ms", 0);
     static final Column WORST_SLICE = Column.lower("worst slice at ms", 0);
+    static final Column LAST_FROM_START = Column.lower("last fired ms after start", 0);
+    static final Column LAST_AFTER_DEADLINE = Column.lower("last fired - last deadline ms", 1);
+    static final Column P999 = Column.lower("p99.9 us", 0);
+    static final Column EARLY = Column.lower("early", 0);
     private static final int SLICE_MS = 10;
     /** The priming burst: 4,096 timers 1 µs apart, as many per 1 ms tick as the measured one. */
     private static final int PRIMING_TIMERS = 4096;
@@ -59,25 +77,37 @@ final class Burst implements Scenario {
     private final int windowMs;
     private final int leadMs;
 
+    /** Whether every body records into one shared {@code Recorder} ({@code burst-shared}). */
+    private final boolean sharedRecorder;
+
     Burst(int count, int windowMs, int leadMs) {
+        this(count, windowMs, leadMs, false);
+    }
+
+    Burst(int count, int windowMs, int leadMs, boolean sharedRecorder) {
         this.count = count;
         this.windowMs = windowMs;
         this.leadMs = leadMs;
+        this.sharedRecorder = sharedRecorder;
     }
 
     @Override
     public String name() {
-        return "burst";
+        return sharedRecorder ? "burst-shared" : "burst";
     }
 
     @Override
     public String description() {
-        return String.format("%,d timers due in one %d ms window that opens %d ms after arming starts", count,
-                windowMs, leadMs);
+        return String.format("%,d timers due in one %d ms window that opens %d ms after arming starts%s", count,
+                windowMs, leadMs, sharedRecorder ? "; each body records its lateness into one shared Recorder" : "");
     }
 
     @Override
     public List<Column> columns() {
+        if (sharedRecorder) {
+            return List.of(ARM_MS, FIRED, LAST_FROM_START, LAST_AFTER_DEADLINE, P50, P99, P999, MAX, EARLY, GC_MS,
+                    CPU_PER_TIMER);
+        }
         return List.of(ARM_MS, FIRED, SPAN_MS, RATE, P50, P99, MAX, GC_MS, CPU_PER_TIMER, SLICES_LATE,
                 WORST_SLICE);
     }
@@ -104,6 +134,10 @@ final class Burst implements Scenario {
 
     @Override
     public void run(String subject, boolean warmUp, Results results) throws Exception {
+        if (sharedRecorder) {
+            runShared(subject, warmUp, results);
+            return;
+        }
         // The warm-up arms a tenth of the timers into a tenth of the window: as many per tick as
         // the measured rounds (a tenth across the whole window gave ticks of 100), so the paths
         // that only a dense tick takes (the due heap's radix sort of 256 or more tasks, a large
@@ -163,5 +197,112 @@ final class Burst implements Scenario {
         }
         results.record(subject, SLICES_LATE, lateSlices);
         results.record(subject, WORST_SLICE, (double) worst * SLICE_MS);
+    }
+
+    /**
+     * {@code burst-shared}: the same burst, each body recording into one shared recorder. The
+     * warm-up arms a tenth of the timers into a tenth of the window, as {@link #run} does.
+     */
+    private void runShared(String subject, boolean warmUp, Results results) throws Exception {
+        int timers = warmUp ? count / 10 : count;
+        SplittableRandom random = new SplittableRandom(11);
+        long window = TimeUnit.MILLISECONDS.toNanos(warmUp ? Math.max(1, windowMs / 10) : windowMs);
+        long[] offsets = new long[timers];
+        long lastOffset = 0;
+        for (int i = 0; i < timers; i++) {
+            offsets[i] = random.nextLong(window);
+            lastOffset = Math.max(lastOffset, offsets[i]);
+        }
+        long armingNanos;
+        long start;
+        long opensAt;
+        long gcMillis;
+        long cpuNanos;
+        SharedMetric metric = new SharedMetric();
+        SchedulerThreads threads = new SchedulerThreads("burst");
+        try (TimerSubject subjectTimers = TimerSubject.create(subject, threads)) {
+            // priming, for the reason prime() gives: the same body, the same recorder
+            long primeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+            for (int i = 0; i < PRIMING_TIMERS; i++) {
+                long deadline = primeAt + i * PRIMING_SPACING_NANOS;
+                subjectTimers.arm(new SharedRecorderProbe(deadline, metric), deadline - System.nanoTime());
+            }
+            Waiting.until(() -> metric.fired.sum() >= PRIMING_TIMERS, 60_000L);
+            metric.reset();
+            start = System.nanoTime();
+            opensAt = start + TimeUnit.MILLISECONDS.toNanos(leadMs);
+            for (int i = 0; i < timers; i++) {
+                long deadline = opensAt + offsets[i];
+                subjectTimers.arm(new SharedRecorderProbe(deadline, metric), deadline - System.nanoTime());
+            }
+            armingNanos = System.nanoTime() - start;
+            long gcBefore = GcTime.totalMillis();
+            long cpuBefore = threads.cpuNanos();
+            Waiting.until(() -> metric.fired.sum() >= timers, leadMs + windowMs + 60_000L);
+            cpuNanos = threads.cpuNanos() - cpuBefore;
+            gcMillis = GcTime.totalMillis() - gcBefore;
+        }
+        if (warmUp) {
+            return;
+        }
+        Histogram late = metric.recorder.getIntervalHistogram();
+        long lastStart = metric.lastStart.get();
+        results.record(subject, ARM_MS, armingNanos / 1e6);
+        results.record(subject, FIRED, metric.fired.sum());
+        results.record(subject, LAST_FROM_START, (lastStart - start) / 1e6);
+        results.record(subject, LAST_AFTER_DEADLINE, (lastStart - (opensAt + lastOffset)) / 1e6);
+        results.record(subject, P50, late.getValueAtPercentile(50));
+        results.record(subject, P99, late.getValueAtPercentile(99));
+        results.record(subject, P999, late.getValueAtPercentile(99.9));
+        results.record(subject, MAX, late.getMaxValue());
+        results.record(subject, EARLY, metric.early.sum());
+        results.record(subject, GC_MS, gcMillis);
+        results.record(subject, CPU_PER_TIMER, (double) cpuNanos / timers);
+    }
+
+    /**
+     * What {@code burst-shared}'s bodies share: one recorder of lateness in microseconds (its
+     * range fixed, so that no body resizes it: see {@link LatenessProbe.Sink#MAX_TRACKED_NANOS}),
+     * and the counts the scenario needs besides.
+     */
+    private static final class SharedMetric {
+        static final long MAX_TRACKED_MICROS = TimeUnit.NANOSECONDS.toMicros(LatenessProbe.Sink.MAX_TRACKED_NANOS);
+
+        final Recorder recorder = new Recorder(MAX_TRACKED_MICROS, 3);
+        final LongAdder fired = new LongAdder();
+        final LongAdder early = new LongAdder();
+        final LongAccumulator lastStart = new LongAccumulator(Math::max, Long.MIN_VALUE);
+
+        /** Forgets the priming burst: call once it has all fired, before arming the measured one. */
+        void reset() {
+            recorder.getIntervalHistogram();
+            fired.reset();
+            early.reset();
+            lastStart.reset();
+        }
+    }
+
+    /** A body that records how late it started, in microseconds, into the shared recorder. */
+    private static final class SharedRecorderProbe extends TimerSubject.Task {
+        private final long deadline;
+        private final SharedMetric metric;
+
+        SharedRecorderProbe(long deadline, SharedMetric metric) {
+            this.deadline = deadline;
+            this.metric = metric;
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            long late = now - deadline;
+            if (late < 0) {
+                metric.early.increment();
+            } else {
+                metric.recorder.recordValue(Math.min(late / 1_000, SharedMetric.MAX_TRACKED_MICROS));
+            }
+            metric.lastStart.accumulate(now);
+            metric.fired.increment();
+        }
     }
 }

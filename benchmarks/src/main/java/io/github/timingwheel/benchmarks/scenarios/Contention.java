@@ -44,7 +44,7 @@ final class Contention implements Scenario {
     }
 
     /** Threads that count in a loop until stopped; the count keeps the loop from being removed. */
-    private static final class Spinners {
+    static final class Spinners {
         private final List<Thread> threads = new ArrayList<>();
         private volatile boolean running = true;
         volatile long sink;

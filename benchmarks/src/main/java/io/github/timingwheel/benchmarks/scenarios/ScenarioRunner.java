@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * <p>Run: {@code java -Xms8g -Xmx8g -cp benchmarks/target/benchmarks.jar
  * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
  * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic,
- * scale, flood, contention, idle, idle-rate, wakeups (default: all, in that order). {@code --quick}
+ * scale, flood, contention, idle, idle-rate, wakeups, flood-stall, burst-shared, oversubscribed,
+ * same-instant (default: all, in that order). {@code --quick}
  * shrinks every size, to check that the runner works, not to measure. The subjects {@code baseline-executor} and
  * {@code baseline-timer} are our library as built from another commit, named by
  * {@code -Dbaseline.classpath}; {@code benchmarks/ab.sh <commit> [arguments]} builds it and runs
@@ -40,6 +41,19 @@ public final class ScenarioRunner {
      */
     private static final boolean YOUNG_COLLECTION_EACH_TURN =
             Boolean.parseBoolean(System.getProperty("runner.youngCollection", "true"));
+
+    /** flood-stall's 500 ms windows per round: {@code -Dflood-stall.windows}, 8 by default (4 s). */
+    private static final int FLOOD_STALL_WINDOWS = Integer.getInteger("flood-stall.windows", 8);
+
+    /**
+     * The backlog at which a flood-stall round ends early, so that no subject exhausts the heap:
+     * {@code -Dflood-stall.cap}, 20 million by default (fits in 8 GB on every subject); at most 4
+     * million with {@code --quick}.
+     */
+    private static final long FLOOD_STALL_CAP = Long.getLong("flood-stall.cap", 20_000_000L);
+
+    /** oversubscribed's spinning threads: {@code -Doversubscribed.spinners}, 6 by default. */
+    private static final int SPINNERS = Integer.getInteger("oversubscribed.spinners", 6);
 
     private ScenarioRunner() {
     }
@@ -64,9 +78,16 @@ public final class ScenarioRunner {
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be at least 1: " + rounds);
         }
+        List<String> available = new ArrayList<>();
         for (String subject : subjects) {
-            TimerSubject.create(subject).close(); // fail now on a misspelt name, not after an hour
+            try {
+                TimerSubject.create(subject).close(); // fail now on a misspelt name, not after an hour
+                available.add(subject);
+            } catch (TimerSubject.Unavailable unavailable) {
+                System.out.println("skipped: " + unavailable.getMessage());
+            }
         }
+        subjects = available;
         Map<String, Scenario> scenarios = scenarios(quick);
         List<Scenario> toRun = new ArrayList<>();
         for (String name : chosen.isEmpty() ? List.copyOf(scenarios.keySet()) : chosen) {
@@ -88,12 +109,18 @@ public final class ScenarioRunner {
                 ? List.of(new Churn(1024, 1, 1, 2), new Pending(100_000), new Lateness(20_000, 1, 1, 50),
                         new Burst(100_000, 200, 500), new Periodic(1_000, 10, 1), new Scale(2, 200_000, 1_000, 100_000),
                         new Flood(4, 1, 1_000_000), new Contention(new Lateness(2_000, 1, 1, 100), 2), new Idle(10_000, 1),
-                        new Idle(10_000, 1, 1_000_000), new Wakeups(20_000, 1))
+                        new Idle(10_000, 1, 1_000_000), new Wakeups(20_000, 1),
+                        new FloodStall(4, Math.min(2, FLOOD_STALL_WINDOWS), Math.min(4_000_000, FLOOD_STALL_CAP)),
+                        new Burst(100_000, 300, 200, true), new Oversubscribed(100_000, 500_000, 4, SPINNERS),
+                        new SameInstant(20_000, 300))
                 : List.of(new Churn(1024, 5, 1, 2, 4), new Pending(1_000_000, 10_000_000),
                         new Lateness(100_000, 5, 1, 50), new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
                         new Scale(5, 2_000_000, 1_000, 10_000_000), new Flood(4, 10, 8_000_000),
                         new Contention(new Lateness(10_000, 5, 1, 100), 2), new Idle(1_000_000, 10),
-                        new Idle(1_000_000, 10, 10_000_000), new Wakeups(100_000, 5));
+                        new Idle(1_000_000, 10, 10_000_000), new Wakeups(100_000, 5),
+                        new FloodStall(4, FLOOD_STALL_WINDOWS, FLOOD_STALL_CAP),
+                        new Burst(1_000_000, 1_000, 200, true), new Oversubscribed(1_000_000, 500_000, 4, SPINNERS),
+                        new SameInstant(200_000, 300));
         list.forEach(s -> all.put(s.name(), s));
         return all;
     }
@@ -136,6 +163,14 @@ public final class ScenarioRunner {
             notes.append("jdk-stpe: ScheduledThreadPoolExecutor(2) with setRemoveOnCancelPolicy(true)")
                     .append(System.lineSeparator());
         }
+        if (subjects.contains("jdk-fjp")) {
+            notes.append("jdk-fjp: new ForkJoinPool(2) as a ScheduledExecutorService (JDK 25+); its delay scheduler"
+                    + " thread is not among the threads whose CPU is counted").append(System.lineSeparator());
+        }
+        if (subjects.contains("wheel-executor-default")) {
+            notes.append("wheel-executor-default: our executor with the builder's default workers ("
+                    + Runtime.getRuntime().availableProcessors() + " here)").append(System.lineSeparator());
+        }
         if (subjects.stream().anyMatch(s -> s.startsWith("baseline-"))) {
             notes.append("baseline-*: built from -Dbaseline.classpath=")
                     .append(System.getProperty("baseline.classpath")).append(System.lineSeparator());
@@ -152,7 +187,8 @@ public final class ScenarioRunner {
 
     private static String usage() {
         return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale|flood|contention|idle|idle-rate"
-                + "|wakeups ...] [--rounds N]"
+                + "|wakeups|flood-stall|burst-shared|oversubscribed"
+                + "|same-instant ...] [--rounds N]"
                 + " [--subjects a,b,...] [--quick]\n  subjects: " + String.join(", ", TimerSubject.NAMES)
                 + "\n  default subjects: " + String.join(",", DEFAULT_SUBJECTS);
     }

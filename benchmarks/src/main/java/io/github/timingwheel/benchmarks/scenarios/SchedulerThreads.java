@@ -40,6 +40,15 @@ public final class SchedulerThreads implements ThreadFactory {
         return thread;
     }
 
+    /**
+     * Counts {@code thread}, made by another factory (a {@code ForkJoinPool}'s workers), as one
+     * of this factory's, and gives it a name of this factory's; call it before it starts.
+     */
+    public void adopt(Thread thread) {
+        thread.setName(prefix + threads.size());
+        threads.add(thread);
+    }
+
     /** The CPU time of every thread made so far, in nanoseconds (a thread that ended counts 0). */
     public long cpuNanos() {
         long sum = 0;

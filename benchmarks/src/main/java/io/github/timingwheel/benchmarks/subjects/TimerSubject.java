@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.subjects;
 
+import io.github.timingwheel.benchmarks.scenarios.SchedulerThreads;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import io.github.timingwheel.executor.WheelTimer;
 import io.netty.util.HashedWheelTimer;
@@ -7,6 +8,8 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -25,13 +28,21 @@ import java.util.function.LongSupplier;
  * leaves its heap at once, as ours does; {@code baseline-executor} and {@code baseline-timer}
  * are ours as built from another commit, loaded from {@code -Dbaseline.classpath} (see
  * {@link Baseline} and {@code benchmarks/ab.sh}).
+ *
+ * <p>Our executor comes as {@code wheel-executor} (2 workers), {@code wheel-executor-1} (1
+ * worker) and {@code wheel-executor-default} (the builder's default number of workers, one per
+ * processor). {@code jdk-fjp} is {@code new ForkJoinPool(2)} used as a
+ * {@code ScheduledExecutorService}, which it is from JDK 25 on (its {@code schedule} goes to the
+ * pool's delay scheduler thread, which relays due tasks to the pool); on an earlier JDK,
+ * {@link #create} throws {@link Unavailable} for it, and the runner skips it with a note.
  */
 public abstract class TimerSubject implements AutoCloseable {
 
     /** Every subject, in the order tables show them. */
     public static final List<String> NAMES = List.of(
-            "wheel-executor", "wheel-executor-1shard", "wheel-executor-8shards", "wheel-executor-16shards", "wheel-executor-1", "jdk-stpe",
-            "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms", "baseline-executor", "baseline-timer");
+            "wheel-executor", "wheel-executor-1shard", "wheel-executor-8shards", "wheel-executor-16shards", "wheel-executor-1",
+            "wheel-executor-default", "jdk-stpe", "jdk-fjp", "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms",
+            "baseline-executor", "baseline-timer");
 
     private final String name;
 
@@ -45,6 +56,12 @@ public abstract class TimerSubject implements AutoCloseable {
 
     /** Arms {@code task} to run after {@code delayNanos}; returns the handle to cancel. */
     public abstract Object arm(Task task, long delayNanos);
+
+    /**
+     * Hands {@code task} over to run as soon as it can: {@code execute} for an executor, a
+     * zero-delay {@code newTimeout} for a Netty {@code Timer}.
+     */
+    public abstract void runNow(Task task);
 
     /** Cancels a handle from {@link #arm}; true if the timer was pending. */
     public abstract boolean cancel(Object handle);
@@ -87,6 +104,9 @@ public abstract class TimerSubject implements AutoCloseable {
                     .workers(2).shards(16).threadFactory(threads).build());
             case "wheel-executor-1" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
                     .workers(1).threadFactory(threads).build());
+            case "wheel-executor-default" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
+                    .threadFactory(threads).build());
+            case "jdk-fjp" -> new ExecutorSubject(name, forkJoinPool(threads));
             case "jdk-stpe" -> {
                 ScheduledThreadPoolExecutor jdk = new ScheduledThreadPoolExecutor(2, threads);
                 jdk.setRemoveOnCancelPolicy(true);
@@ -111,6 +131,37 @@ public abstract class TimerSubject implements AutoCloseable {
             }
             default -> throw new IllegalArgumentException("unknown subject: " + name + ", expected one of " + NAMES);
         };
+    }
+
+    /** A subject that this JVM cannot make (the JDK's {@code ForkJoinPool} before JDK 25). */
+    public static final class Unavailable extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Unavailable(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * {@code new ForkJoinPool(2)} as a {@code ScheduledExecutorService} (JDK 25 and later), its
+     * workers daemons; when {@code threads} is a {@link SchedulerThreads}, it is given them to
+     * count (the pool's delay scheduler thread is made by the pool itself and not counted).
+     */
+    private static ScheduledExecutorService forkJoinPool(ThreadFactory threads) {
+        if (!ScheduledExecutorService.class.isAssignableFrom(ForkJoinPool.class)) {
+            throw new Unavailable("jdk-fjp: ForkJoinPool is a ScheduledExecutorService only from JDK 25 on; this is "
+                    + System.getProperty("java.runtime.version"));
+        }
+        ForkJoinPool.ForkJoinWorkerThreadFactory factory = pool -> {
+            ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            thread.setDaemon(true);
+            if (threads instanceof SchedulerThreads counted) {
+                counted.adopt(thread);
+            }
+            return thread;
+        };
+        Object pool = new ForkJoinPool(2, factory, null, false);
+        return (ScheduledExecutorService) pool;
     }
 
     /** Daemon threads, so that a benchmark that fails cannot hang its JVM. */
@@ -151,6 +202,11 @@ public abstract class TimerSubject implements AutoCloseable {
         @Override
         public Object arm(Task task, long delayNanos) {
             return executor.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void runNow(Task task) {
+            executor.execute(task);
         }
 
         @Override
@@ -197,6 +253,11 @@ public abstract class TimerSubject implements AutoCloseable {
         @Override
         public Object arm(Task task, long delayNanos) {
             return timer.newTimeout(task, delayNanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void runNow(Task task) {
+            timer.newTimeout(task, 0L, TimeUnit.NANOSECONDS);
         }
 
         @Override
