@@ -60,22 +60,24 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     ones. A second worker, the stand-in, parks timed: while the leader parks, until
      *     TAKE_OVER_NANOS after the leader's planned event; while the leader is out, until
      *     TAKE_OVER_NANOS after the earliest due work, published for producers as [4]. It takes
-     *     the lead from a leader that is out when due work is late by 'lateNanos' (LATE_NANOS
-     *     beyond the tolerance's slack, [8]): the leader is behind, and unparks the stand-in
-     *     itself when it takes a task that late; or when work has been due for TAKE_OVER_NANOS
-     *     of real time with no harvest or claim meanwhile: the leader is held in a body (this
-     *     rule also serves a clock that stands still). Any other waiting worker helps with a
-     *     ready batch ([5]) whose first task is that late, and waits untimed on 'followers'
-     *     otherwise. So one worker does the work while it keeps up, with its wheel and batches
-     *     in its own cache and the other cores free, and no task waits more than about
-     *     TAKE_OVER_NANOS (plus a wake-up) for a held leader while another worker waits. The
-     *     JDK's executor wakes a follower on every take instead: on a machine whose cores are
-     *     all busy, that hand-off is the tail (docs/performance.md, "The stand-in"). Hand-offs
-     *     (leaveRoles): a worker that leaves without a task gives up its roles and wakes the
-     *     stand-in or a follower to lead; a worker that takes the lead from the stand-in's role
-     *     wakes a follower to stand in; a worker that takes over or helps because work is late
-     *     wakes as many followers as there are ready tasks. The stand-in never sleeps through
-     *     a leader's run: if its park would end more than TAKE_OVER_NANOS after the leader goes
+     *     the lead from a leader that is out only when work has been due for TAKE_OVER_NANOS
+     *     of real time with no harvest or claim meanwhile: the leader is held in a body, or
+     *     descheduled (this rule also serves a clock that stands still). Lateness alone does
+     *     not bring a second worker in: a leader that makes progress keeps the work. When two
+     *     workers shared a late burst whose bodies touched shared state (a metric), every
+     *     claim, every record and every role hand-off moved a cache line between cores, the
+     *     two ran fewer tasks a millisecond than one alone, the lateness that had brought the
+     *     second in grew, and the burst fell tens of milliseconds behind where one worker kept
+     *     pace. Other waiting workers wait untimed on 'followers'. So one worker does the
+     *     work while it makes progress, with its wheel and batches in its own cache and the
+     *     other cores free, and no task waits more than about TAKE_OVER_NANOS (plus a wake-up)
+     *     for a held leader while another worker waits; the price is that bodies shorter than
+     *     TAKE_OVER_NANOS, due together, run one at a time. The JDK's executor wakes a follower
+     *     on every take instead: on a machine whose cores are all busy, that hand-off is the
+     *     tail. Hand-offs (leaveRoles): a worker that leaves without a task gives up its roles
+     *     and wakes the stand-in or a follower to lead; a worker that takes the lead from the
+     *     stand-in's role wakes a follower to stand in. The stand-in never sleeps through a
+     *     leader's run: if its park would end more than TAKE_OVER_NANOS after the leader goes
      *     out, the leader unparks it.
      * [4] Waking the leader. Before parking, the leader publishes 'parkedLeader' and then
      *     'parkedUntil' (volatile), and then reads every shard's published bound again. A
@@ -90,10 +92,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     that has moved on, which every LockSupport user tolerates as a spurious wake-up.
      * [5] Batched hand-off. The leader, finding tasks due, harvests up to READY_BATCH of them
      *     at once, in deadline-then-sequence order across shards: it keeps the first and
-     *     publishes the rest as 'ready', a ReadyBatch that any worker claims from without a
-     *     lock. A worker asks 'ready' first, before the lock, so that while due tasks last the
-     *     leader goes from one to the next without parking; other workers claim from it when
-     *     they come back from a task, or when its first task is late ([3]). 'ready' is written
+     *     publishes the rest as 'ready', a ReadyBatch claimed from without a lock. The leader
+     *     asks 'ready' first, before the lock, so that while due tasks last it goes from one to
+     *     the next without parking; a worker that lost the lead to the stand-in ([3]) does not
+     *     claim on its way back, but stands in: two workers claiming in turn from one batch
+     *     shared its cache lines and the bodies' for every task. 'ready' is written
      *     only under workerLock and only replaced once exhausted. The cost: a task that
      *     becomes due while a batch is out (a fixed-rate run that is already late) starts
      *     after that batch, so order is exact across at most READY_BATCH tasks.
@@ -172,21 +175,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * or a descheduled worker costs.
      */
     static final long TAKE_OVER_NANOS = 1_000_000L;
-    /**
-     * How late due work may fall behind a leader that is out before another worker joins ([3]):
-     * the leader wakes the stand-in when it harvests a task that late, and a waiting worker
-     * helps with a ready batch whose first task is that late; beyond the lateness a tolerance
-     * plans ([8]). Above a machine's usual wake-up latency (tens of microseconds), so that
-     * work on time wakes no one.
-     */
-    static final long LATE_NANOS = 250_000L;
     private static final long NOT_PARKED = Long.MIN_VALUE;
     /** How long ago a task must have come due to be handed out by a worker ([8]). */
     private final long minLateNanos;
     /** How much later than its planned event the leader wakes, besides minLateNanos ([8]). */
     private final long slackNanos;
-    /** LATE_NANOS beyond the slack: how late work is when another worker joins ([3], [8]). */
-    private final long lateNanos;
 
     private final TimeSource clock;
     /** The wheels, their locks and inboxes, and the merged view of time ([1]). */
@@ -198,8 +191,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     private final ReentrantLock workerLock = new ReentrantLock();
     /** Followers wait here, untimed, until a role is free or late work appears ([3]). */
     private final Condition followers = workerLock.newCondition();
-    /** The worker that holds the lead, parked or out running a task it took, or null ([3]). Guarded by workerLock. */
-    private Thread leader;
+    /**
+     * The worker that holds the lead, parked or out running a task it took, or null ([3]).
+     * Written under workerLock; volatile for the one read without it, a worker's check whether
+     * it still holds the lead before it claims a ready task ([5]).
+     */
+    private volatile Thread leader;
     /** Whether the leader is out running a task rather than parked ([3]). Guarded by workerLock. */
     private boolean leaderOut;
     /** The worker that waits, timed, to take the lead from a stuck or late leader, or null ([3]). Guarded by workerLock. */
@@ -262,7 +259,6 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         this.clock = clock;
         this.minLateNanos = toleranceNanos / 4;
         this.slackNanos = toleranceNanos / 2 - minLateNanos;
-        this.lateNanos = slackNanos + LATE_NANOS;
         this.shards = new WheelShards(shardCount, shape, clock.nanoTime());
     }
 
@@ -441,25 +437,25 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     private Runnable await(boolean timed, long timeoutNanos)
             throws InterruptedException {
-        WheelTask claimed = ready.claim();
-        if (claimed != null) {
-            return claimed.outer(); // no lock while ready tasks last ([5])
+        Thread me = Thread.currentThread();
+        if (leader == me) { // only the lead's holder: a worker that lost it stands in ([3])
+            WheelTask claimed = ready.claim();
+            if (claimed != null) {
+                return claimed.outer(); // no lock while ready tasks last ([5])
+            }
         }
         long giveUpAt = timed ? clock.nanoTime() - minLateNanos + timeoutNanos : 0L; // read back as below
-        Thread me = Thread.currentThread();
         if (!worker.get()) {
             worker.set(Boolean.TRUE); // never held up by backpressure ([9])
         }
         boolean tookTask = false;
-        boolean behind = false;
         long now = 0L;
         workerLock.lockInterruptibly();
         try {
             for (;;) {
                 now = clock.nanoTime() - minLateNanos; // [8]
                 if (leader != null && leader != me && leaderOut && mustTakeOver(now)) {
-                    takeLead(me); // the worker out is stuck or behind ([3])
-                    behind = true;
+                    takeLead(me); // the worker out is stuck ([3])
                 }
                 if (leader == null || leader == me) {
                     WheelTask task = takeDue(now);
@@ -467,15 +463,6 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                         takeLead(me);
                         leaderOut = true;
                         tookTask = true;
-                        if (standIn != null && task.deadline() <= shards.wheelTime(now) - lateNanos) {
-                            LockSupport.unpark(standIn); // behind: let the stand-in take over ([3])
-                        }
-                        return task.outer();
-                    }
-                } else if (readyIsLate(now)) {
-                    WheelTask task = ready.claim(); // help with a batch the workers out are late on
-                    if (task != null) {
-                        behind = true;
                         return task.outer();
                     }
                 }
@@ -497,7 +484,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
                 }
             }
         } finally {
-            leaveRoles(me, tookTask, behind, now);
+            leaveRoles(me, tookTask, now);
             workerLock.unlock();
         }
     }
@@ -512,11 +499,10 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     /**
-     * Whether the stand-in takes the lead from the worker out ([3]): some work is due and either
-     * it has been due for TAKE_OVER_NANOS by the clock, or the lead has made no progress (no
-     * harvest, no claim) for TAKE_OVER_NANOS of real time since the stand-in first saw work due.
-     * The second test serves clocks that stand still (a manual clock in tests). Call only when
-     * holding workerLock, as the stand-in.
+     * Whether the stand-in takes the lead from the worker out ([3]): some work is due and the
+     * lead has made no progress (no harvest, no claim) for TAKE_OVER_NANOS of real time since
+     * the stand-in first saw work due; real time, so that it serves clocks that stand still (a
+     * manual clock in tests). Call only when holding workerLock, as the stand-in.
      */
     private boolean mustTakeOver(long now) {
         long wheelNow = shards.wheelTime(now);
@@ -524,9 +510,6 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (due > wheelNow) {
             watching = false;
             return false;
-        }
-        if (due <= wheelNow - lateNanos) {
-            return true;
         }
         ReadyBatch batch = ready;
         int remaining = batch.remaining();
@@ -542,11 +525,6 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         return realNow - watchedSince >= TAKE_OVER_NANOS;
     }
 
-    /** Whether the first task of the ready batch has been due for 'lateNanos' or more ([3]). */
-    private boolean readyIsLate(long now) {
-        return ready.firstDeadline() <= shards.wheelTime(now) - lateNanos;
-    }
-
     /**
      * Wheel time of the earliest work there is: the ready batch's first task or the earliest
      * event a shard publishes; Long.MAX_VALUE if none. Racy reads of both, as the stand-in's
@@ -558,12 +536,12 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /**
      * Hands the roles on as a worker leaves the queue ([3]): with a task (the leader goes out
-     * holding the lead; the stand-in or a helper goes out because the lead is behind), or
+     * holding the lead; the stand-in goes out having taken the lead from a stuck one), or
      * without one (interrupted, or its timed poll ran out). {@code now} is the clock as the
      * caller last read it back ([8]), used only when it took a task: its take read it, so the
      * leader going out reads the clock no more than before. Call only when holding workerLock.
      */
-    private void leaveRoles(Thread me, boolean tookTask, boolean behind, long now) {
+    private void leaveRoles(Thread me, boolean tookTask, long now) {
         if (leader == me && !tookTask) {
             leader = null;
             leaderOut = false;
@@ -572,21 +550,21 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             standIn = null;
             watching = false;
         }
-        int wanted = behind ? ready.remaining() : 0; // late work: every waiting worker may help ([3])
+        boolean wanted = false;
         if (leader == null) {
             if (standIn != null) {
                 LockSupport.unpark(standIn); // it parks without the condition: wake it to lead
             } else {
-                wanted = Math.max(wanted, 1);
+                wanted = true;
             }
         } else if (leaderOut) {
             if (standIn == null) {
-                wanted = Math.max(wanted, 1); // someone must watch the worker out
+                wanted = true; // someone must watch the worker out
             } else if (tookTask && leader == me && standInWakesAt > shards.wheelTime(now + minLateNanos) + TAKE_OVER_NANOS) {
                 LockSupport.unpark(standIn); // it sleeps on a later plan: let it watch this run
             }
         }
-        for (int i = Math.min(wanted, followersWaiting); i > 0; i--) {
+        if (wanted && followersWaiting > 0) {
             followers.signal();
         }
     }

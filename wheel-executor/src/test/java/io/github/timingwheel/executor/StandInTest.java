@@ -23,14 +23,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The stand-in of {@link WheelWorkQueue} (note [3]): the worker that leads keeps the lead while
- * it runs the tasks it took, and another worker takes over only when due work is late
- * ({@link WheelWorkQueue#LATE_NANOS} by the clock) or has been due for
+ * it runs the tasks it took, and another worker takes over only when due work has been due for
  * {@link WheelWorkQueue#TAKE_OVER_NANOS} of real time with no progress. These tests hold the
  * leader in a body that does not return until other tasks have run: they pass only if the other
  * workers take over, and a queue whose workers wait for the leader hangs them until the bounded
- * waits fail. That the stand-in joins a leader that is merely behind, without waiting for the
- * real-time rule, changes only how soon: it is measured (benchmarks/results, "standin"), not
- * tested here.
+ * waits fail. A leader that is late but makes progress keeps the work
+ * ({@link #aLateLeaderThatMakesProgress_keepsTheWork}).
  *
  * <p>Shown to catch a stand-in that never takes over ({@code mustTakeOver} returning false), one
  * that parks without a timeout while the leader is out, one without the real-time rule (only the
@@ -172,5 +170,45 @@ class StandInTest {
             release.countDown();
         }
         get(holder);
+    }
+
+    /**
+     * 200 tasks due at one instant, each a body of 100 us (shorter than TAKE_OVER_NANOS), found
+     * 10 ms late on a manual clock: the worker that leads runs them one after another, and the
+     * other does not join it, since bodies that touch shared state run slower on two workers
+     * taking turns than on one (note [3]). A leader descheduled for a millisecond (on a loaded
+     * machine) rightly loses the lead to the stand-in, and then keeps out of the new leader's
+     * way; so what is counted is how often the worker changes from one task to the next: once
+     * per such hand-over, which even a machine that deschedules the leader every other
+     * millisecond keeps under a fifth of the tasks. Mutant, red 2 of 2: the stand-in taking
+     * over when due work is 250 us late (the rule before). A worker that lost the lead and
+     * claims ready tasks on its way back (the two then take turns) shows here only when the
+     * leader is descheduled, so this test does not reliably catch it.
+     */
+    @org.junit.jupiter.api.Test
+    void aLateLeaderThatMakesProgress_keepsTheWork() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelScheduledExecutor executor = executor(2, 8, clock);
+        int tasks = 200;
+        List<Thread> runOrder = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch allRan = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            executor.schedule(() -> {
+                long until = System.nanoTime() + 100_000L;
+                while (System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                }
+                runOrder.add(Thread.currentThread());
+                allRan.countDown();
+            }, 1, MILLISECONDS);
+        }
+        clock.advance(11, MILLISECONDS);
+        await(allRan);
+        int changes = 0;
+        for (int i = 1; i < runOrder.size(); i++) {
+            changes += runOrder.get(i) != runOrder.get(i - 1) ? 1 : 0;
+        }
+        assertThat(changes).as("changes of worker from one task to the next, of %d tasks", tasks)
+                .isLessThanOrEqualTo(tasks / 5);
     }
 }
