@@ -48,8 +48,13 @@ public final class ShardedQueueStress {
      * in-place insert that does not lower the shard's published bound (WheelShard [3]) gave
      * the forbidden (0, 1, 7, 9) in 267,878 of 267,878 samples: nothing was ever harvested.
      *
+     * <p>The actor's harvest does not wait for a held lock (WheelShard [7]): if the insert holds
+     * it through the harvest's spins, the harvest takes nothing and leaves its flag up, and the
+     * insert, or a later one, goes through the inbox; the arbiter, which waits, takes the rest
+     * and must find the flag down after it.
+     *
      * <p>Result: (tasks the actor's harvest took, b applied in place, hand-outs of a, hand-outs
-     * of b), with 9 in the last place when the shard did not end empty.
+     * of b), with 9 in the last place when the shard did not end empty or its flag stayed up.
      */
     @JCStressTest
     @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE,
@@ -60,8 +65,12 @@ public final class ShardedQueueStress {
             desc = "b met the harvest's lock and went through the inbox, drained after the harvest took a.")
     @Outcome(id = "2, 0, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
             desc = "b met the harvest's lock, went through the inbox, and the harvest's drain took it.")
+    @Outcome(id = "0, 1, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The harvest found b's insert holding the lock through its spins and skipped the shard; the arbiter took both.")
+    @Outcome(id = "0, 0, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The harvest skipped the held shard; b, kept off the wanted lock, went through the inbox; the arbiter took both.")
     @Outcome(expect = Expect.FORBIDDEN,
-            desc = "A task lost or handed out twice, b before a, or a shard left with a task (9).")
+            desc = "A task lost or handed out twice, b before a, or a shard left with a task or with its harvest flag up (9).")
     @State
     public static class InsertVsHarvest {
         final WheelShards shards = new WheelShards(1, StressHooks.SMALL, 0L);
@@ -81,12 +90,12 @@ public final class ShardedQueueStress {
 
         @Actor
         public void harvest(IIII_Result r) {
-            r.r1 = shards.harvest(StressHooks.LATER, taken, taken.length);
+            r.r1 = shards.harvest(StressHooks.LATER, taken, taken.length, false);
         }
 
         @Arbiter
         public void afterBoth(IIII_Result r) {
-            int n = shards.harvest(StressHooks.LATER, rest, rest.length);
+            int n = shards.harvest(StressHooks.LATER, rest, rest.length, true);
             int as = 0;
             int bs = 0;
             boolean aFirst = taken[0] == a;
@@ -101,8 +110,8 @@ public final class ShardedQueueStress {
             shards.lockAllForView();
             long left = shards.size();
             shards.unlockAll();
-            r.r3 = aFirst ? as : 7;
-            r.r4 = left == 0 && shards.inboxSize() == 0 ? bs : 9;
+            r.r3 = aFirst || r.r1 == 0 ? as : 7;
+            r.r4 = left == 0 && shards.inboxSize() == 0 && shards.shard(0).harvestWanted == 0 ? bs : 9;
         }
     }
 
@@ -127,6 +136,8 @@ public final class ShardedQueueStress {
             desc = "The cancel unlinked a first; the harvest took only b.")
     @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE,
             desc = "The harvest took a first (a worker would find it cancelled); then the cancel, which had nothing to unlink.")
+    @Outcome(id = "1, 0, 0, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The poll's harvest found the cancel holding the lock through its spins and skipped the shard; the arbiter's took b.")
     @Outcome(expect = Expect.FORBIDDEN,
             desc = "A cancelled task handed out after its unlink, a task handed out twice or lost, or a task left in the queue (9).")
     @State
@@ -184,6 +195,8 @@ public final class ShardedQueueStress {
     @JCStressTest
     @Outcome(id = "1, 1, 0, 1", expect = Expect.ACCEPTABLE,
             desc = "The cancel took s out of the ring or, placed, out of its slot; the harvest handed out a; t stays.")
+    @Outcome(id = "1, 0, 0, 2", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The poll's harvest found the cancel holding the lock through its spins and skipped the shard: a and t stay.")
     @Outcome(expect = Expect.FORBIDDEN,
             desc = "A cancelled staged task left in the queue, a lost hand-out, or a second one.")
     @State
@@ -353,7 +366,7 @@ public final class ShardedQueueStress {
             desc = "Lost: the task is not linked even after the next holder.")
     @State
     public static class PushVsUnlock {
-        final WheelShard shard = new WheelShard(0, StressHooks.SMALL, 0L);
+        final WheelShard shard = new WheelShard(0, StressHooks.SMALL, 0L, () -> { });
         final ShardStressTask task = new ShardStressTask(null, 0, NOT_DUE);
 
         @Actor
@@ -373,6 +386,68 @@ public final class ShardedQueueStress {
             shard.lock(); // the shard's next holder
             shard.unlockAndHelp();
             r.r3 = task.isScheduled() ? 1 : 0;
+        }
+    }
+
+    /**
+     * The harvest's hand-over (WheelShard [7]): a producer schedules in place while the harvest
+     * tries the same shard without waiting. The harvest either takes the lock (the producer
+     * then goes through the inbox, or links before it) or, finding it held through its spins,
+     * skips the shard with its flag up; the producer, letting go, wakes the harvester if it
+     * sees the flag (it may miss it: its unlock is a release store with no fence, and the
+     * harvester's timed retry covers that). After both, the lock must be free for the next
+     * harvest, which must bring the flag down and find the task, linked once.
+     *
+     * <p>Checked against mutants (run with {@code -t HarvestVsProducer -m quick}): a producer
+     * tryLock that ignores the flag, and a harvest that skips without having raised it, both
+     * leave every outcome acceptable (the flag only keeps producers off a wanted lock, which
+     * this two-actor test cannot starve); a harvest that does not bring the flag down when it
+     * takes the lock gives the forbidden (x, x, 9).
+     *
+     * <p>Result: (the harvest took the lock, the producer woke the harvester, tasks in the wheel
+     * after the next harvest's drain, or 9 if its flag stayed up or it could not take the lock).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE,
+            desc = "The harvest took the lock; the task was linked in place or through the inbox.")
+    @Outcome(id = "0, 1, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The producer held the lock through the harvest's spins; it saw the flag as it let go and woke the harvester.")
+    @Outcome(id = "0, 0, 1", expect = Expect.ACCEPTABLE_INTERESTING,
+            desc = "The producer held the lock through the spins and missed the flag as it let go; the harvester's retry finds the lock free.")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "The task lost or linked twice, the lock not free after both, or the flag left up after a harvest took the lock (9).")
+    @State
+    public static class HarvestVsProducer {
+        final java.util.concurrent.atomic.AtomicInteger wakes = new java.util.concurrent.atomic.AtomicInteger();
+        final WheelShard shard = new WheelShard(0, StressHooks.SMALL, 0L, wakes::incrementAndGet);
+        final ShardStressTask task = new ShardStressTask(null, 0, NOT_DUE);
+
+        @Actor
+        public void produce() {
+            shard.submit(task, true);
+        }
+
+        @Actor
+        public void harvest(III_Result r) {
+            if (shard.lockForHarvest(false)) {
+                r.r1 = 1;
+                shard.drainInbox(WheelShard.DRAIN_BATCH);
+                shard.unlock();
+            }
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r2 = wakes.get();
+            if (!shard.lockForHarvest(false)) {
+                r.r3 = 9;
+                return;
+            }
+            shard.drainInbox(WheelShard.INBOX_CAPACITY);
+            boolean flagDown = shard.harvestWanted == 0;
+            long linked = shard.wheel().size();
+            shard.unlock();
+            r.r3 = flagDown ? (int) linked : 9;
         }
     }
 }
