@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * parts of {@link ScheduledTask}'s protocol the queue relies on: pending until cancelled (the
  * remove-on-cancel policy on), the inbox mark set with a release store before the push and
  * cleared with a CAS (a full fence) before the drain reads the state, and a cancel that reads
- * the mark after its CAS on the state ({@code WheelWorkQueue} note [6]).
+ * the mark after its CAS on the state ({@code WheelWorkQueue} note [2]).
  *
  * <p>This class sits in the executor's package (in the stress-tests module only) to reach the
  * package-private queue; the shaded jcstress jar runs on the class path, so the split package

@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * {@code cancel} racing with the drain of the executor's inbox, for a task that is still in the
- * inbox (the work queue's note [6]). A cancel does not push a task again while the task is
+ * inbox (the work queue's note [2]). A cancel does not push a task again while the task is
  * marked as in the inbox; the drain clears the mark before it reads the task's state. If both
  * read stale values (the drain sees the task pending, the cancel sees the mark still set), the
  * cancelled task would be inserted into the wheel and stay there, unreachable by any cancel,

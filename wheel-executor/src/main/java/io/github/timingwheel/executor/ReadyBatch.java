@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * Due tasks that left the wheel together, in order, for workers to claim one at a time without
  * any lock: the hand-off between the leader and the other workers of a {@link WheelWorkQueue}.
  * One batch is filled once, by the worker holding the queue's worker lock, and then only
- * drained; the queue replaces an exhausted batch with a new one.
+ * drained; {@link WorkerRoles} replaces an exhausted batch with a new one.
  *
  * <p>A claim is a {@code getAndAdd} on the batch's cursor and then a {@code getAndSet} of the
  * slot to null; {@link #remove} takes a task back by a CAS of its slot to null. So each task

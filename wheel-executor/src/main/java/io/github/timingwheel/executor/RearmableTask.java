@@ -18,7 +18,7 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      *     the wheel position (TimerNode.deadline) only says when to look at it next, and is
      *     never later than the armed deadline once the moves submitted so far are applied.
      * [2] A touch CASes 'armed'. Only a move to before the previous armed deadline submits the
-     *     task to its shard (WheelWorkQueue [7]): the harvest re-links a task at a deadline it
+     *     task to its shard (WheelWorkQueue [3]): the harvest re-links a task at a deadline it
      *     read under the lock, which is a value 'armed' had, so if 'armed' has since fallen
      *     below it, one of the CASes since went down, and that one's submit (applied under the
      *     lock, after the harvest) moves the task to the armed deadline it then reads.

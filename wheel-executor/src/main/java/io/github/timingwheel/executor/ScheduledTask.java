@@ -42,7 +42,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     (completed, failed) in the window between the CAS to COMPLETING and the release store
      *     of the final state, so whoever sees the future done also sees the counts. A cancel is
      *     counted once its CAS won.
-     * [5] The inbox mark (WheelWorkQueue [6]) lives in 'runner', so that the task stays at 64
+     * [5] The inbox mark (WheelWorkQueue [2]) lives in 'runner', so that the task stays at 64
      *     bytes: IN_INBOX while the task waits in the inbox, where it cannot be running (a new
      *     task has never run; a periodic task is re-queued after its run released 'runner').
      *     The producer sets it before the push; the drain clears it by CAS (a full fence) before

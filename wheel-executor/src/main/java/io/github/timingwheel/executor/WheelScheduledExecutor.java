@@ -98,9 +98,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * Implementation notes
      *
      * [1] Shape. As ScheduledThreadPoolExecutor: a ThreadPoolExecutor whose work queue is the
-     *     wheel (WheelWorkQueue, whose take and poll run the leader/follower protocol). This
-     *     class makes the tasks and decides, around the queue, whether the run state lets a task
-     *     in and lets it run. The JDK's own hooks for that (onShutdown, isStopped,
+     *     wheel (WheelWorkQueue, whose take and poll run the leader/follower protocol of
+     *     WorkerRoles). This class makes the tasks and decides, around the queue, whether the
+     *     run state lets a task in and lets it run. The JDK's own hooks for that (onShutdown, isStopped,
      *     ensurePrestart) are package-private, so [4] to [6] reach the same ends from outside.
      * [2] Shutdown re-checks. A producer checks isShutdown() and then enqueues; a shutdown may
      *     come in between, and its pass over the queue ([5]) may miss the task. So every path

@@ -86,17 +86,17 @@ final class WheelShard extends WheelShardPadAfter {
      *     (HELP_ROUNDS drains of DRAIN_BATCH), so no flood keeps a producer draining; what a
      *     bounded look leaves is applied by the next holder, and a producer that finds the
      *     inbox past DRAIN_BATCH asks the leader to harvest the shard ([4]).
-     * [3] 'wheelEvent' is a lower bound of the wheel's next event (WheelWorkQueue's leader
-     *     parks until the earliest over all shards). Written only under the lock: set exactly
-     *     to wheel.nextEventTime() by a harvest, lowered by a schedule applied under the lock
-     *     whose node brings the next event forward (a volatile write only then, so a producer
-     *     whose tasks are all later than the head writes no shared line). What it is lowered
-     *     to is TimingWheel.schedule's answer, not the task's deadline: for a task placed in a
-     *     slot that must move down first, that slot's cascade or the start of its early
-     *     cascade (TimingWheel [10]). Lowered only to the deadline, the leader slept through
-     *     the early cascade of a burst armed ahead and re-placed each of its slots in one
-     *     harvest at the first deadline, tens of thousands of tasks while due ones waited. A
-     *     cancel leaves it low: a stale bound costs one early harvest, which makes it exact
+     * [3] 'wheelEvent' is a lower bound of the wheel's next event (the queue's leader parks
+     *     until the earliest over all shards, WorkerRoles [3]). Written only under the lock:
+     *     set exactly to wheel.nextEventTime() by a harvest, lowered by a schedule applied
+     *     under the lock whose node brings the next event forward (a volatile write only then,
+     *     so a producer whose tasks are all later than the head writes no shared line). What it
+     *     is lowered to is TimingWheel.schedule's answer, not the task's deadline: for a task
+     *     placed in a slot that must move down first, that slot's cascade or the start of its
+     *     early cascade (TimingWheel [10]). Lowered only to the deadline, the leader slept
+     *     through the early cascade of a burst armed ahead and re-placed each of its slots in
+     *     one harvest at the first deadline, tens of thousands of tasks while due ones waited.
+     *     A cancel leaves it low: a stale bound costs one early harvest, which makes it exact
      *     again.
      * [4] 'inboxEvent' is a lower bound of the deadlines pushed into the inbox since it was
      *     last drained, lowered by pushers with a CAS (no lock), reset to MAX_VALUE by a drain
@@ -270,7 +270,7 @@ final class WheelShard extends WheelShardPadAfter {
     /**
      * Tasks in the wheel, read without the lock: a plain long that only holders write, so the
      * read may be stale by what holders did since, never torn on a 64-bit JVM; enough for
-     * backpressure's threshold (WheelWorkQueue [9]), and for nothing exact.
+     * backpressure's threshold (WheelWorkQueue [4]), and for nothing exact.
      */
     long pendingRacy() {
         return wheel.size();
@@ -306,7 +306,7 @@ final class WheelShard extends WheelShardPadAfter {
             return true;
         }
         if (queueing) {
-            task.markInInbox(); // WheelWorkQueue [6]: published by the push
+            task.markInInbox(); // WheelWorkQueue [2]: published by the push
         }
         push(task, queueing);
         return false;
@@ -400,7 +400,7 @@ final class WheelShard extends WheelShardPadAfter {
             if (task == null) {
                 return false;
             }
-            task.clearInInbox(); // before the state is read (WheelWorkQueue [6])
+            task.clearInInbox(); // before the state is read (WheelWorkQueue [2])
             applyLinked(task);
         }
         inboxEvent = 0L; // more may wait: look again at once ([4])

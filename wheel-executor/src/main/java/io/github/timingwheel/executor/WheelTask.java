@@ -33,7 +33,7 @@ abstract class WheelTask extends TimerNode implements Runnable {
 
     /**
      * Marks the task as on its way through the queue's inbox; the producer calls it just before
-     * the push, while no one else can push the task ({@code WheelWorkQueue} note [6]).
+     * the push, while no one else can push the task ({@code WheelWorkQueue} note [2]).
      */
     abstract void markInInbox();
 

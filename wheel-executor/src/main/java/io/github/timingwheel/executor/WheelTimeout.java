@@ -40,7 +40,7 @@ class WheelTimeout extends WheelTask implements Timeout {
     private final TimerTask task;
     private final WheelTimer timer;
     /**
-     * Whether the timeout sits in the engine's inbox, not yet drained (WheelWorkQueue [6]): set
+     * Whether the timeout sits in the engine's inbox, not yet drained (WheelWorkQueue [2]): set
      * by the producer before the push, cleared by the drain; volatile, since a cancel reads it
      * after its CAS and the drain reads the state after clearing it (Dekker). It fits in the
      * padding: the timeout stays 56 bytes.

@@ -343,7 +343,7 @@ public final class WheelTimer implements Timer, AutoCloseable {
 
     /**
      * Moves a re-armable timeout whose deadline moved earlier, or links one again that was
-     * touched after it was handed out (WheelWorkQueue [7]). A timer that has stopped never fires
+     * touched after it was handed out (WheelWorkQueue [3]). A timer that has stopped never fires
      * it: it is cancelled instead.
      */
     void movedEarlier(RearmableWheelTimeout timeout) {

@@ -28,7 +28,7 @@ package io.github.timingwheel.executor;
 
 /*
  * Inside (package-private): WheelWorkQueue is the wheels behind BlockingQueue; its take runs
- * the leader/follower protocol. WheelShard is one wheel with its lock and bounded inbox: a
+ * the leader/follower protocol of WorkerRoles. WheelShard is one wheel with its lock and bounded inbox: a
  * producer tries the lock of its thread's home shard and does the wheel work in place, or
  * leaves the task in the inbox when the lock is busy, and waits only when the inbox is full;
  * WheelShards merges the shards' due tasks in deadline order. ScheduledTask and PeriodicTask

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Order and never-early across the batched hand-off ({@code WheelWorkQueue} note [5]) and the
+ * Order and never-early across the batched hand-off ({@code WorkerRoles} note [4]) and the
  * merge of the shards' due tasks ({@code WheelShards} note [3]): bursts many times larger than a
  * batch, with many ties, spread over several ticks and made by one or several producer threads
  * (whose tasks land in their own home shards), all become due at once when the manual clock

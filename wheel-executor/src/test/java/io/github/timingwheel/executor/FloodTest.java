@@ -42,7 +42,7 @@ class FloodTest {
      * warm-up (interpreted code runs a tenth as fast on both sides). Every window runs at
      * least a thousand tasks (the harvest never waits behind producers, WheelShard [7]; its
      * inbox work stays in proportion to what it hands out, WheelShards [3]), and the backlog
-     * (submitted, not yet run) stays within what backpressure allows (WheelWorkQueue [9]).
+     * (submitted, not yet run) stays within what backpressure allows (WheelWorkQueue [4]).
      * Mutants, each red here: a harvest that waits for every due shard's lock and drains and
      * helps a thousand inbox tasks a shard (windows of a few hundred runs); no backpressure
      * (the backlog passes the bound within a second).
@@ -59,7 +59,7 @@ class FloodTest {
         LongAdder ran = new LongAdder();
         LongAdder submitted = new LongAdder();
         Runnable task = ran::increment;
-        // Backpressure's bound (WheelWorkQueue [9]) for every shard, what its inbox holds, a
+        // Backpressure's bound (WheelWorkQueue [4]) for every shard, what its inbox holds, a
         // ready batch, and one submission per producer; what the producers' counts lag by is
         // within that.
         long shards = executor.queue().shardCount();

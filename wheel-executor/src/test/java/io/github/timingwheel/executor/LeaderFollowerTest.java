@@ -341,7 +341,7 @@ class LeaderFollowerTest {
      * event of a leader parked without timeout), at most one per level the task cascades through
      * (the default shape has 5 levels; 500 ticks place it on level 1, so in practice 2: level 1 to
      * level 0 at tick 448, level 0 to the due heap at tick 500), 1 for its exact nanosecond
-     * deadline inside that tick, 1 for the stand-in woken to watch the run (WheelWorkQueue [3];
+     * deadline inside that tick, 1 for the stand-in woken to watch the run (WorkerRoles [2];
      * it parks again untimed, nothing else being due), and 1 spare for a spurious return from
      * parkNanos. In the runs seen it is 3: the producer's unpark, the deadline, the stand-in.
      * Afterwards the executor is idle again and the count must not move.
@@ -363,7 +363,7 @@ class LeaderFollowerTest {
      * QUIET_MILLIS in a row, and returns that count. One look at the threads' states is not
      * enough: a worker unparked but not yet running still shows WAITING, and counts its wake-up
      * only once it runs. The stand-in, woken as the leader hands the task out so that it
-     * watches the run (WheelWorkQueue [3]), counted its wake-up after the task's get had
+     * watches the run (WorkerRoles [2]), counted its wake-up after the task's get had
      * returned in 1 run in 10 of the 4-worker case, and so during the idle observation.
      */
     private static long awaitQuiet(Pool pool) {

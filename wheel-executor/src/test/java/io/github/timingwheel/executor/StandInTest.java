@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The stand-in of {@link WheelWorkQueue} (note [3]): the worker that leads keeps the lead while
  * it runs the tasks it took, and another worker takes over only when due work has been due for
- * {@link WheelWorkQueue#TAKE_OVER_NANOS} of real time with no progress. These tests hold the
+ * {@link WorkerRoles#TAKE_OVER_NANOS} of real time with no progress. These tests hold the
  * leader in a body that does not return until other tasks have run: they pass only if the other
  * workers take over, and a queue whose workers wait for the leader hangs them until the bounded
  * waits fail. A leader that is late but makes progress keeps the work

@@ -18,14 +18,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The tolerance: the leader parks until its next event plus half of it and runs what is due
- * then (WheelWorkQueue [8]); nothing ever starts early.
+ * then (WorkerRoles [5]); nothing ever starts early.
  */
 class ToleranceTest {
 
     /**
      * With a 10 ms tolerance a task due at 5 ms is taken once it has been due a quarter of it
      * (2.5 ms), not before, and never before its deadline. Mutant: a harvest that takes what is
-     * due within the slack ({@code takeDue(now + slackNanos)} in WheelWorkQueue.await, that is
+     * due within the slack ({@code takeDue(now + slackNanos)} in WorkerRoles.await, that is
      * the clock read forward instead of back) starts it by 7.499 ms, and so does a tolerance
      * that drops the quarter of lateness (minLateNanos 0).
      */
@@ -61,11 +61,11 @@ class ToleranceTest {
      */
     @Test
     void leaderParks_untilTheEventPlusTheSlack() {
-        assertThat(WheelWorkQueue.parkNanos(1_000_000L, Long.MAX_VALUE, 500_000L)).isEqualTo(1_500_000L);
-        assertThat(WheelWorkQueue.parkNanos(1_000_000L, 1_200_000L, 500_000L)).isEqualTo(1_200_000L);
-        assertThat(WheelWorkQueue.parkNanos(Long.MAX_VALUE, Long.MAX_VALUE, 500_000L)).isEqualTo(Long.MAX_VALUE);
-        assertThat(WheelWorkQueue.parkNanos(Long.MAX_VALUE - 1, Long.MAX_VALUE, 500_000L)).isEqualTo(Long.MAX_VALUE);
-        assertThat(WheelWorkQueue.parkNanos(1_000_000L, Long.MAX_VALUE, 0L)).isEqualTo(1_000_000L);
+        assertThat(WorkerRoles.parkNanos(1_000_000L, Long.MAX_VALUE, 500_000L)).isEqualTo(1_500_000L);
+        assertThat(WorkerRoles.parkNanos(1_000_000L, 1_200_000L, 500_000L)).isEqualTo(1_200_000L);
+        assertThat(WorkerRoles.parkNanos(Long.MAX_VALUE, Long.MAX_VALUE, 500_000L)).isEqualTo(Long.MAX_VALUE);
+        assertThat(WorkerRoles.parkNanos(Long.MAX_VALUE - 1, Long.MAX_VALUE, 500_000L)).isEqualTo(Long.MAX_VALUE);
+        assertThat(WorkerRoles.parkNanos(1_000_000L, Long.MAX_VALUE, 0L)).isEqualTo(1_000_000L);
     }
 
     @Test
@@ -79,7 +79,7 @@ class ToleranceTest {
     /**
      * 400 tasks 50 µs apart (20 ms of them), on the real clock, with one worker and a 2 ms
      * tolerance: every park of the leader lasts at least half a millisecond (its event plus a
-     * quarter of the tolerance, WheelWorkQueue.parkNanos), so over the run it wakes at most
+     * quarter of the tolerance, WorkerRoles.parkNanos), so over the run it wakes at most
      * twice per elapsed millisecond, plus a few spurious returns; a loaded machine only makes
      * the run longer and the bound with it. Without a tolerance the same run may wake once per
      * task. Wall-clock, so tagged "timing"; the counts of both are printed. The mutant "slack
