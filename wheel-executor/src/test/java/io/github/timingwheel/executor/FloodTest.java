@@ -107,16 +107,17 @@ class FloodTest {
 
     /**
      * While the only worker is busy, nobody but the producers themselves can drain the inbox:
-     * 400,000 submissions, six times the inbox's capacity, all go through (the producers do the
+     * 120,000 submissions, seven times an inbox's capacity, all go through (the producers do the
      * insertion themselves past the bound), the inbox never holds more than its capacity, and
-     * once the worker is free every task runs.
+     * once the worker is free every task runs. Fewer than backpressure's bound of a shard
+     * (WheelWorkQueue.BACKLOG_TASKS) in all, so that no producer waits for the held worker.
      */
     @Test
     void inboxStaysBounded_andProducersGoOn_whileNoWorkerIsFree() throws InterruptedException {
         WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(1).daemon(true).build();
         CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        int perProducer = 100_000;
+        int perProducer = 30_000;
         AtomicInteger ran = new AtomicInteger();
         LongAccumulator largestInbox = new LongAccumulator(Math::max, 0);
         try {
