@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A timeout that is pushed back rather than replaced: "fire if nothing happens for this long",
- * as an idle or read timeout is. Each {@link #touch()} moves the deadline to now plus the
- * timeout; the action runs once, when a deadline passes untouched.
+ * as an idle or read timeout is. Each {@link #touch()} moves the deadline later, to now plus
+ * the timeout; the action runs once, when a deadline passes untouched.
  *
  * <p>Costs. A touch that moves the deadline later (every touch, while the timeout stays the
  * same) is one CAS on the handle: no allocation, no lock, no queue or wheel work. The wheel keeps
@@ -20,6 +20,11 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>Never early: the action does not start before the latest deadline set by a touch or
  *       rearm that happened-before its start.
+ *   <li>A touch never moves the deadline earlier: of touches racing, the deadline ends at the
+ *       latest any of them set, whatever the order their clock readings and their writes came
+ *       in, so each touch that returned true holds its promise. Only {@link #rearm} moves it
+ *       earlier, and a rearm is exact: the deadline is then now plus the new timeout, earlier
+ *       or later than it was.
  *   <li>At most once: a handle is armed once, when made, and fires or is cancelled at most
  *       once. After that, touch and rearm do nothing and return false (make a new handle to arm
  *       again).
@@ -42,10 +47,11 @@ import java.util.concurrent.TimeUnit;
 public interface Rearmable {
 
     /**
-     * Moves the deadline to now plus the timeout.
+     * Moves the deadline to now plus the timeout, unless it is later already (as when a racing
+     * touch read the clock after this one): a touch never moves it earlier.
      *
-     * @return true if the handle was armed and now fires no earlier than that; false if it had
-     *     already fired or been cancelled (nothing changes)
+     * @return true if the handle was armed and now fires no earlier than now plus the timeout;
+     *     false if it had already fired or been cancelled (nothing changes)
      */
     boolean touch();
 

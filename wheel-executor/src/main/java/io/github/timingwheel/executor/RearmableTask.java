@@ -77,7 +77,9 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
 
     @Override
     public boolean touch() {
-        return moveTo(owner.deadlineAfter(timeoutNanos));
+        // only later (ArmedDeadline [5]): never before what a racing touch with a later clock
+        // reading promised; moving later needs no wheel work (ArmedDeadline [2])
+        return ArmedDeadline.moveLater(ARMED, this, owner.deadlineAfter(timeoutNanos)) >= 0L;
     }
 
     @Override

@@ -53,7 +53,9 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
     @Override
     public boolean touch() {
-        return moveTo(wheelTimer().deadlineAfter(timeoutNanos));
+        // only later (ArmedDeadline [5]): never before what a racing touch with a later clock
+        // reading promised; moving later needs no wheel work (ArmedDeadline [2])
+        return ArmedDeadline.moveLater(ARMED, this, wheelTimer().deadlineAfter(timeoutNanos)) >= 0L;
     }
 
     @Override
