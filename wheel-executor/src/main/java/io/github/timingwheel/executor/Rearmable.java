@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  *       or later than it was.
  *   <li>At most once: a handle is armed once, when made, and fires or is cancelled at most
  *       once. After that, touch and rearm do nothing and return false (make a new handle to arm
- *       again).
+ *       again). They return false too once the scheduler has stopped and will never run it.
  *   <li>A touch racing with the firing either comes first, and then the firing waits for the
  *       new deadline, or comes after, and then it returns false: never both, and the return
  *       value says which.
@@ -51,7 +51,10 @@ public interface Rearmable {
      * touch read the clock after this one): a touch never moves it earlier.
      *
      * @return true if the handle was armed and now fires no earlier than now plus the timeout;
-     *     false if it had already fired or been cancelled (nothing changes)
+     *     false if it had already fired or been cancelled, or will never fire because its
+     *     scheduler stopped ({@link WheelScheduledExecutor#shutdownNow()}, a
+     *     {@link WheelScheduledExecutor#shutdown()} whose policy drops delayed tasks,
+     *     {@link WheelTimer#stop()})
      */
     boolean touch();
 
@@ -83,9 +86,10 @@ public interface Rearmable {
     long remaining(TimeUnit unit);
 
     /**
-     * Whether the handle is armed: neither fired nor cancelled.
+     * Whether the handle is armed: neither fired nor cancelled, and its scheduler may still run
+     * it (see {@link #touch()}).
      *
-     * @return true until the action started or the handle was cancelled
+     * @return true until the action started, the handle was cancelled or its scheduler stopped
      */
     boolean isArmed();
 }

@@ -55,7 +55,8 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
     public boolean touch() {
         // only later (ArmedDeadline [5]): never before what a racing touch with a later clock
         // reading promised; moving later needs no wheel work (ArmedDeadline [2])
-        return ArmedDeadline.moveLater(ARMED, this, wheelTimer().deadlineAfter(timeoutNanos)) >= 0L;
+        return ArmedDeadline.moveLater(ARMED, this, wheelTimer().deadlineAfter(timeoutNanos)) >= 0L
+                && !wheelTimer().isStopped();
     }
 
     @Override
@@ -78,7 +79,7 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
         if (target < before) {
             wheelTimer().movedEarlier(this);
         }
-        return true;
+        return !wheelTimer().isStopped();
     }
 
     @Override
@@ -94,7 +95,8 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
     @Override
     public boolean isArmed() {
-        return armed >= 0L;
+        // a stopped timer never fires it, whether or not its stop found it to cancel (RearmableTask [6])
+        return armed >= 0L && !wheelTimer().isStopped();
     }
 
     /** Claims first (RearmableTask [3]): fires only for the claim's winner. */

@@ -472,9 +472,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * tasks and cancels them all in one {@link TaskGroup#close()}; see {@link TaskGroup}.
      *
      * @return a new, open group
+     * @throws RejectedExecutionException if the executor is shut down, as {@code schedule} then
+     *     throws (a group made then could run nothing)
      */
     public TaskGroup newGroup() {
-        return new TaskGroup(this, false);
+        return new TaskGroup(requireNotShutdown(), false);
     }
 
     /**
@@ -483,9 +485,18 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * {@link TaskGroup}.
      *
      * @return a new, open serial group
+     * @throws RejectedExecutionException if the executor is shut down, as {@code schedule} then
+     *     throws
      */
     public TaskGroup newSerialGroup() {
-        return new TaskGroup(this, true);
+        return new TaskGroup(requireNotShutdown(), true);
+    }
+
+    private WheelScheduledExecutor requireNotShutdown() {
+        if (isShutdown()) {
+            throw new RejectedExecutionException("cannot make a group: " + this + " is shut down");
+        }
+        return this;
     }
 
     /**

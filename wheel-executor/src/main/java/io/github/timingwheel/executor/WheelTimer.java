@@ -165,17 +165,37 @@ public final class WheelTimer implements Timer, AutoCloseable {
      * A new group of timeouts on this timer, which tracks its pending timeouts and cancels them
      * all in one {@link TimeoutGroup#stop()}: the timeouts of one connection. See
      * {@link TimeoutGroup}.
+     *
+     * @throws IllegalStateException if the timer was stopped, as {@link #newTimeout} then throws
      */
     public TimeoutGroup newGroup() {
-        return new TimeoutGroup(this, false);
+        return new TimeoutGroup(requireNotStopped(), false);
     }
 
     /**
      * A new serial group: as {@link #newGroup()}, and its timeouts never fire at the same time
      * and fire in deadline-then-submission order. See {@link TimeoutGroup}.
+     *
+     * @throws IllegalStateException if the timer was stopped, as {@link #newTimeout} then throws
      */
     public TimeoutGroup newSerialGroup() {
-        return new TimeoutGroup(this, true);
+        return new TimeoutGroup(requireNotStopped(), true);
+    }
+
+    /** A group made on a stopped timer could start nothing: refused as a timeout would be. */
+    private WheelTimer requireNotStopped() {
+        if (stopped.get()) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        return this;
+    }
+
+    /**
+     * Whether {@link #stop()} (or {@link #close()}) was called: from then on no timeout fires
+     * and {@link #newTimeout} throws {@link IllegalStateException}.
+     */
+    public boolean isStopped() {
+        return stopped.get();
     }
 
     /** Counts and queues a new timeout; groups call it too. */
