@@ -63,11 +63,19 @@ public final class SchedulerMetrics {
     }
 
     /**
-     * Tasks accepted and not yet ended: waiting for their deadline, due, or running; a periodic
-     * task counts until it is cancelled or fails. Approximate while tasks come and go (it may
-     * still count one that has just ended), exact once they stop. Unlike {@code getQueue().size()}
-     * and {@link WheelTimer#pendingTimeouts()}, reading it takes no lock. Tasks that
+     * Tasks accepted and not yet ended: {@link #scheduled()} less the tasks that completed,
+     * failed, were cancelled or were refused by the task executor. So it counts the tasks
+     * waiting for their deadline, due, or running; a periodic task counts until it is cancelled
+     * or fails. Approximate while tasks come and go (it may still count one that has just
+     * ended), exact once they stop. Unlike {@code getQueue().size()} and
+     * {@link WheelTimer#pendingTimeouts()}, reading it takes no lock. Tasks that
      * {@code shutdownNow} returned count until they are cancelled or run.
+     *
+     * <p>It is not what the executor holds: a task cancelled while the executor's
+     * remove-on-cancel policy is off (the JDK-style constructors set it off, as the JDK's
+     * executor has it; the builder sets it on) has ended, and counts in {@link #cancelled()},
+     * not here, but stays in the queue, with its body, until its deadline comes, as in the JDK's
+     * executor. {@code getQueue().size()} counts it; this does not.
      */
     public long pending() {
         return pending;
