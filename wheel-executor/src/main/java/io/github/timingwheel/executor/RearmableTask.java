@@ -185,6 +185,19 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
         return super.cancel(mayInterruptIfRunning);
     }
 
+    /** As {@link #cancel}: ends the arming first. */
+    @Override
+    boolean cancelUnqueued() {
+        ArmedDeadline.cancel(ARMED, this);
+        return super.cancelUnqueued();
+    }
+
+    /** Released at once when cancelled, whatever the policy ({@link ScheduledTask} [7]). */
+    @Override
+    boolean heldAfterCancel() {
+        return false;
+    }
+
     private static final VarHandle ARMED;
 
     static {

@@ -545,7 +545,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         // Re-check ([2]): a shutdown may have come between the check above and the enqueue; then
         // a task that no worker can take is cancelled rather than stranded.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
-            task.cancel(false);
+            task.cancelUnqueued();
         }
         return decorated;
     }
@@ -586,7 +586,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         queue.enqueue(task);
         // As in delayedExecute; a continuation that shutdownNow already took is in its list.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
-            task.cancel(false);
+            task.cancelUnqueued();
             return false;
         }
         return true;
@@ -650,7 +650,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
                 return;
             }
         }
-        task.cancel(false);
+        task.cancelUnqueued();
     }
 
     /**
@@ -849,7 +849,41 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     @Override
     public List<Runnable> shutdownNow() {
         stopped = true;
-        return super.shutdownNow();
+        List<Runnable> neverRun = super.shutdownNow();
+        for (Runnable task : neverRun) {
+            if (task instanceof ScheduledTask<?> ours) {
+                ours.leftQueue(); // a cancelled one the queue held (ScheduledTask [7])
+            }
+        }
+        return neverRun;
+    }
+
+    /**
+     * As {@link ThreadPoolExecutor#remove}: takes {@code task} out of the queue if it is there.
+     *
+     * @return true if it was removed
+     */
+    @Override
+    public boolean remove(Runnable task) {
+        boolean removed = super.remove(task);
+        if (removed && task instanceof ScheduledTask<?> ours) {
+            ours.leftQueue(); // ScheduledTask [7]
+        }
+        return removed;
+    }
+
+    /**
+     * As {@link ThreadPoolExecutor#purge}: removes the cancelled tasks the queue holds (with the
+     * remove-on-cancel policy off, they stay until their deadline).
+     */
+    @Override
+    public void purge() {
+        for (Object element : queue.toArray()) {
+            if (element instanceof ScheduledTask<?> task && task.isCancelled() && queue.remove(task)) {
+                task.leftQueue(); // ScheduledTask [7]
+            }
+        }
+        super.purge(); // decorated tasks, and the check for termination
     }
 
     /** Whether {@link #shutdownNow()} was called: the JDK's (package-private) STOP state. */
@@ -867,7 +901,12 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
                         ? !keepPeriodic
                         : !keepDelayed && task.getDelay(TimeUnit.NANOSECONDS) > 0;
                 if ((drop || task.isCancelled()) && queue.remove(task)) {
-                    task.cancel(false);
+                    if (task instanceof ScheduledTask<?> ours) {
+                        ours.cancelUnqueued();
+                        ours.leftQueue(); // one cancelled before, and held (ScheduledTask [7])
+                    } else {
+                        task.cancel(false);
+                    }
                 }
             }
         }
