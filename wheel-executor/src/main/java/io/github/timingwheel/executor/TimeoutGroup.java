@@ -181,8 +181,11 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
         return members.isShutdown();
     }
 
-    /** The number of pending timeouts: neither expired nor cancelled. O(1). */
-    public int pendingTimeouts() {
+    /**
+     * The number of pending timeouts: neither expired nor cancelled. O(1). A {@code long}, as
+     * {@link WheelTimer#pendingTimeouts()} and Netty's {@code HashedWheelTimer.pendingTimeouts()}.
+     */
+    public long pendingTimeouts() {
         return members.size();
     }
 

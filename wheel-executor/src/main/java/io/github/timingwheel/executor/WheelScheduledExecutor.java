@@ -1123,7 +1123,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         }
 
         /**
-         * The geometry of the wheel, including its tick (default {@link WheelShape#defaults()}).
+         * The geometry of the wheel, including its tick (default {@link WheelShape#defaults()});
+         * replaces {@link #tick}.
          *
          * @param shape the wheel's levels, slots and tick
          * @return this builder
@@ -1186,7 +1187,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         }
 
         /**
-         * The prefix of worker names from the default thread factory; a number follows it.
+         * The prefix of worker names from the default thread factory; a number follows it
+         * (default: the executor's {@linkplain #name name} and {@code -worker-}). The name
+         * names the executor, in metrics and events; this names its threads.
          *
          * @param threadNamePrefix the start of each worker's name
          * @return this builder

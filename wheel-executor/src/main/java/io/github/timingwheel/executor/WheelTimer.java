@@ -460,6 +460,11 @@ public final class WheelTimer implements Timer, AutoCloseable {
          * wheel work of {@code newTimeout} and {@code cancel} is done on the calling threads,
          * so workers only run timer tasks: more than one helps only when tasks take long.
          *
+         * <p>0 is refused. The executor's builder takes 0, with the meaning of the JDK's
+         * {@code ScheduledThreadPoolExecutor(0)} (a worker starts when a task is queued and leaves
+         * when idle); a Netty {@code Timer} has no such mode, and a timer's worker would then
+         * start and stop with every burst of timeouts.
+         *
          * @param workers the number of worker threads
          * @return this builder
          * @throws IllegalArgumentException if {@code workers < 1}
@@ -491,7 +496,8 @@ public final class WheelTimer implements Timer, AutoCloseable {
          * The width of a slot of the wheel's finest level (default 1 ms): a bucketing unit, not
          * a sleep unit. Timeouts fire at their deadline, not at a tick boundary, and an idle
          * timer does not tick, so unlike {@code HashedWheelTimer}'s tick it sets neither
-         * precision nor idle cost.
+         * precision nor idle cost. Replaces {@link #shape} with the default geometry at this
+         * tick.
          *
          * @param tick the width of a level-0 slot
          * @param unit the unit of {@code tick}

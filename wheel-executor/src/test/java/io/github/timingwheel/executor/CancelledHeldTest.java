@@ -115,6 +115,7 @@ class CancelledHeldTest {
         removed.cancel(false);
         executor.schedule(() -> { }, 1, HOURS).cancel(false);
         assertThat(executor.metrics().cancelledHeld()).isEqualTo(2);
+        assertThat(executor.remove(null)).as("as ThreadPoolExecutor's").isFalse();
         assertThat(executor.remove((Runnable) removed)).isTrue();
         assertThat(executor.metrics().cancelledHeld()).isEqualTo(1);
         executor.shutdown(); // the JDK's onShutdown: cancelled tasks leave the queue
