@@ -159,6 +159,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     private final WheelWorkQueue queue;
     /** Where task bodies run; null for the worker thread itself. */
     private final Executor taskExecutor;
+    /** The threads of the task executor in a body now, which shutdownNow interrupts. */
+    private final BodiesElsewhere bodiesElsewhere = new BodiesElsewhere();
 
     private volatile boolean continueExistingPeriodicTasksAfterShutdown;
     private volatile boolean executeExistingDelayedTasksAfterShutdown = true;
@@ -698,7 +700,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     /** Runs a task's body on the task executor; call only if {@link #runsBodiesOnWorkers} is false. */
     void runBodyElsewhere(ScheduledTask<?> task) {
         try {
-            taskExecutor.execute(task::runBody);
+            taskExecutor.execute(() -> bodiesElsewhere.run(task));
         } catch (RejectedExecutionException rejected) {
             eventRejected(task.body(), "taskExecutor");
             task.refuse(rejected); // the task's future says why; the worker lives on
@@ -850,6 +852,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     public List<Runnable> shutdownNow() {
         stopped = true;
         List<Runnable> neverRun = super.shutdownNow();
+        bodiesElsewhere.stop(); // as super.shutdownNow interrupts the workers
         for (Runnable task : neverRun) {
             if (task instanceof ScheduledTask<?> ours) {
                 ours.leftQueue(); // a cancelled one the queue held (ScheduledTask [7])
@@ -1216,6 +1219,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * Runs task bodies on {@code taskExecutor} instead of the worker (for example a
          * virtual-thread executor), so that a blocking task does not hold a worker. If it
          * rejects a body, that task completes exceptionally with the rejection.
+         * {@code shutdownNow()} interrupts the bodies running there, as it interrupts the
+         * workers, and a body that starts there afterwards starts interrupted; but the
+         * executor terminates when its workers have ended, without waiting for bodies still
+         * running there: wait for those through {@code taskExecutor} itself.
          *
          * @param taskExecutor where task bodies run
          * @return this builder
