@@ -23,10 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A Netty {@link Timer} on the same engine as {@link WheelScheduledExecutor}: a drop-in
  * replacement for {@code HashedWheelTimer} whose timeouts fire within a set
- * {@linkplain Builder#tolerance tolerance} of their deadline, never early (by default 2 ms:
- * about 0.5 to 1 ms late, as late as a 1 ms tick would make them, which clients written for
- * {@code HashedWheelTimer} expect; with a tolerance of 0, tens of microseconds late at the
- * median on an idle machine), in deadline order, from one or more workers, and whose cancelled
+ * {@linkplain Builder#tolerance tolerance} of their deadline, never early (by default 2 ms: a
+ * timeout is handed out no sooner than 0.5 ms after its deadline and its wake-up is planned for
+ * no later than 1 ms after it, so it is at least as late as a 1 ms tick would make it, which
+ * clients written for {@code HashedWheelTimer} expect; the machine's wake-up latency comes on
+ * top), in deadline order, from one or more workers, and whose cancelled
  * timeouts are unlinked at once instead of at their deadline.
  *
  * <p>Behaviour, as {@code HashedWheelTimer} defines it:
@@ -423,8 +424,9 @@ public final class WheelTimer implements Timer, AutoCloseable {
         /**
          * How late a timeout may fire, so that the worker wakes once for timeouts due close
          * together (see {@link WheelScheduledExecutor.Builder#tolerance}); never early.
-         * Default {@value #DEFAULT_TOLERANCE_MILLIS} ms: the worker wakes about 1 ms after a
-         * deadline. That is what a drop-in for {@code HashedWheelTimer} needs: clients that
+         * Default {@value #DEFAULT_TOLERANCE_MILLIS} ms: the worker takes a timeout no sooner
+         * than 0.5 ms after its deadline and plans to wake for it by 1 ms (a quarter and a half
+         * of the tolerance), besides the machine's wake-up latency. That is what a drop-in for {@code HashedWheelTimer} needs: clients that
          * compare a millisecond clock with their last activity when a timeout fires, and arm a
          * new timeout for the whole period if any millisecond is left (AsyncHttpClient's read
          * timeout does), re-arm for a whole period when a timer fires within the millisecond
