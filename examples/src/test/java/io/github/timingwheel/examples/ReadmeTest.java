@@ -124,7 +124,7 @@ class ReadmeTest {
         TaskGroup connection = timers.newGroup();        // or newSerialGroup(); WheelTimer has both too
         connection.schedule(this::readTimedOut, 30, TimeUnit.SECONDS);
         connection.scheduleWithFixedDelay(this::sendKeepAlive, 15, 15, TimeUnit.SECONDS);
-        connection.close();                              // cancels what is left of this connection's timers
+        connection.cancelAll();                          // cancels what is left of this connection's timers
     }
 
     @Test

@@ -17,12 +17,13 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * A zero-delay {@code schedule} on a {@link TaskGroup} racing with the group's {@code close()},
- * while the executor's only worker may already be firing the task: close vs schedule and close
- * vs fire in one race.
+ * A zero-delay {@code schedule} on a {@link TaskGroup} racing with the group's
+ * {@code cancelAll()} (its cancel-everything call; the group's {@code close()} waits, as
+ * {@code ExecutorService.close()} does), while the executor's only worker may already be firing
+ * the task: cancelAll vs schedule and cancelAll vs fire in one race (named "close" below).
  *
  * <p>{@code schedule} links the task into the group (refused once the group is closed), hands
- * it to the executor, then reports back; {@code close()} marks the group closed, waits for a
+ * it to the executor, then reports back; {@code cancelAll()} marks the group closed, waits for a
  * submission in flight, and cancels every task still linked. So the task is rejected, or ran
  * before close, or was cancelled by close (before its run, or during it: as with
  * {@code cancel(false)}, a run already claimed goes on to its end). It is never accepted and
@@ -105,7 +106,7 @@ public final class GroupCloseVsScheduleStress {
 
         @Actor
         public void close() {
-            group.close();
+            group.cancelAll();
         }
 
         @Arbiter
@@ -139,7 +140,7 @@ public final class GroupCloseVsScheduleStress {
 
         @Actor
         public void close() {
-            group.close();
+            group.cancelAll();
         }
 
         @Arbiter

@@ -40,7 +40,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * </ul>
  *
  * <p>Mutant seen red: a touch that returns true without moving the deadline
- * ({@code ArmedDeadline.moveTo} skipping its CAS) gives {@code 1, 1, 1} in WorkerFires.
+ * ({@code ArmedDeadline.moveLater}, as {@code moveTo} was, skipping its CAS) gives
+ * {@code 1, 1, 1} in WorkerFires.
  *
  * <p>Run (after {@code mvn -B -q -pl stress-tests -am package -DskipTests}):
  * <pre>

@@ -39,6 +39,12 @@ final class ArmedDeadline {
      *     than a grain after it (so at most the tolerance late, besides the scheduler's own).
      *     Every place that links a re-armable task links it at position(armed, grain), and a
      *     move earlier that stays within the same grain needs no wheel work.
+     * [5] A touch only moves the word later (moveLater), a rearm moves it anywhere (moveTo).
+     *     A touch reads the clock, then CASes: two touches racing may CAS in the other order
+     *     than they read, and a plain move would then leave the older reading's target, before
+     *     the deadline the other touch already promised ("no earlier than now + timeout").
+     *     Keeping the later of the two keeps both promises. A rearm is exact, as documented:
+     *     its caller asked for that deadline, earlier or not.
      */
 
     /** The value once the task has fired ([1]). */
@@ -73,7 +79,7 @@ final class ArmedDeadline {
     }
 
     /**
-     * Moves an armed deadline to {@code target}.
+     * Moves an armed deadline to {@code target}, earlier or later (a rearm, [5]).
      *
      * @param word the task's armed-deadline field
      * @return the deadline it replaced (so the caller sees whether it moved earlier), or FIRED
@@ -83,6 +89,26 @@ final class ArmedDeadline {
         for (;;) {
             long seen = (long) word.getVolatile(task);
             if (seen < 0L || seen == target) {
+                return seen;
+            }
+            if (word.compareAndSet(task, seen, target)) {
+                return seen;
+            }
+        }
+    }
+
+    /**
+     * Moves an armed deadline to {@code target} if that is later; an armed deadline at or after
+     * it stays ([5]).
+     *
+     * @param word the task's armed-deadline field
+     * @return the deadline seen last: the one replaced, or one at or after {@code target} that
+     *     stays; or FIRED or CANCELLED if it is no longer armed and nothing changed
+     */
+    static long moveLater(VarHandle word, Object task, long target) {
+        for (;;) {
+            long seen = (long) word.getVolatile(task);
+            if (seen < 0L || seen >= target) {
                 return seen;
             }
             if (word.compareAndSet(task, seen, target)) {

@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A timeout that is pushed back rather than replaced: "fire if nothing happens for this long",
- * as an idle or read timeout is. Each {@link #touch()} moves the deadline to now plus the
- * timeout; the action runs once, when a deadline passes untouched.
+ * as an idle or read timeout is. Each {@link #touch()} moves the deadline later, to now plus
+ * the timeout; the action runs once, when a deadline passes untouched.
  *
  * <p>Costs. A touch that moves the deadline later (every touch, while the timeout stays the
  * same) is one CAS on the handle: no allocation, no lock, no queue or wheel work. The wheel keeps
@@ -20,9 +20,14 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>Never early: the action does not start before the latest deadline set by a touch or
  *       rearm that happened-before its start.
+ *   <li>A touch never moves the deadline earlier: of touches racing, the deadline ends at the
+ *       latest any of them set, whatever the order their clock readings and their writes came
+ *       in, so each touch that returned true holds its promise. Only {@link #rearm} moves it
+ *       earlier, and a rearm is exact: the deadline is then now plus the new timeout, earlier
+ *       or later than it was.
  *   <li>At most once: a handle is armed once, when made, and fires or is cancelled at most
  *       once. After that, touch and rearm do nothing and return false (make a new handle to arm
- *       again).
+ *       again). They return false too once the scheduler has stopped and will never run it.
  *   <li>A touch racing with the firing either comes first, and then the firing waits for the
  *       new deadline, or comes after, and then it returns false: never both, and the return
  *       value says which.
@@ -42,10 +47,14 @@ import java.util.concurrent.TimeUnit;
 public interface Rearmable {
 
     /**
-     * Moves the deadline to now plus the timeout.
+     * Moves the deadline to now plus the timeout, unless it is later already (as when a racing
+     * touch read the clock after this one): a touch never moves it earlier.
      *
-     * @return true if the handle was armed and now fires no earlier than that; false if it had
-     *     already fired or been cancelled (nothing changes)
+     * @return true if the handle was armed and now fires no earlier than now plus the timeout;
+     *     false if it had already fired or been cancelled, or will never fire because its
+     *     scheduler stopped ({@link WheelScheduledExecutor#shutdownNow()}, a
+     *     {@link WheelScheduledExecutor#shutdown()} whose policy drops delayed tasks,
+     *     {@link WheelTimer#stop()})
      */
     boolean touch();
 
@@ -77,9 +86,10 @@ public interface Rearmable {
     long remaining(TimeUnit unit);
 
     /**
-     * Whether the handle is armed: neither fired nor cancelled.
+     * Whether the handle is armed: neither fired nor cancelled, and its scheduler may still run
+     * it (see {@link #touch()}).
      *
-     * @return true until the action started or the handle was cancelled
+     * @return true until the action started, the handle was cancelled or its scheduler stopped
      */
     boolean isArmed();
 }

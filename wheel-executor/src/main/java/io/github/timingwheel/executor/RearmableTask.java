@@ -30,6 +30,9 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      *     against the old wheel position.
      * [5] A task made with a tolerance sits in its wheel at its armed deadline rounded up to
      *     'grainNanos' (ArmedDeadline [4]); 'armed' keeps the exact deadline.
+     * [6] shutdownNow returns the tasks it drained without cancelling them (as the JDK's does),
+     *     so 'armed' stays a deadline; the run state, read after the CAS, is what says the task
+     *     will never run. A touch that returned true before shutdownNow is ordered before it.
      */
 
     /** Wheel time armed for, or FIRED or CANCELLED: CAS only, read by anyone ([1], ArmedDeadline). */
@@ -77,7 +80,9 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
 
     @Override
     public boolean touch() {
-        return moveTo(owner.deadlineAfter(timeoutNanos));
+        // only later (ArmedDeadline [5]): never before what a racing touch with a later clock
+        // reading promised; moving later needs no wheel work (ArmedDeadline [2])
+        return ArmedDeadline.moveLater(ARMED, this, owner.deadlineAfter(timeoutNanos)) >= 0L && mayRun();
     }
 
     @Override
@@ -100,7 +105,15 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
         if (target < before) {
             owner.queue().movedEarlier(this);
         }
-        return true;
+        return mayRun();
+    }
+
+    /**
+     * [6]: false once the executor's run state forbids the run (shutdownNow, or a shutdown whose
+     * policy drops delayed tasks): the task will never run, so a touch must not say it will.
+     */
+    private boolean mayRun() {
+        return owner.canRunInCurrentRunState(this);
     }
 
     @Override
@@ -116,7 +129,7 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
 
     @Override
     public boolean isArmed() {
-        return armed >= 0L;
+        return armed >= 0L && mayRun();
     }
 
     // ---------------------------------------------------------------------------------------
@@ -170,6 +183,19 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
     public boolean cancel(boolean mayInterruptIfRunning) {
         ArmedDeadline.cancel(ARMED, this);
         return super.cancel(mayInterruptIfRunning);
+    }
+
+    /** As {@link #cancel}: ends the arming first. */
+    @Override
+    boolean cancelUnqueued() {
+        ArmedDeadline.cancel(ARMED, this);
+        return super.cancelUnqueued();
+    }
+
+    /** Released at once when cancelled, whatever the policy ({@link ScheduledTask} [7]). */
+    @Override
+    boolean heldAfterCancel() {
+        return false;
     }
 
     private static final VarHandle ARMED;

@@ -53,7 +53,10 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
     @Override
     public boolean touch() {
-        return moveTo(wheelTimer().deadlineAfter(timeoutNanos));
+        // only later (ArmedDeadline [5]): never before what a racing touch with a later clock
+        // reading promised; moving later needs no wheel work (ArmedDeadline [2])
+        return ArmedDeadline.moveLater(ARMED, this, wheelTimer().deadlineAfter(timeoutNanos)) >= 0L
+                && !wheelTimer().isStopped();
     }
 
     @Override
@@ -76,7 +79,7 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
         if (target < before) {
             wheelTimer().movedEarlier(this);
         }
-        return true;
+        return !wheelTimer().isStopped();
     }
 
     @Override
@@ -92,7 +95,8 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
 
     @Override
     public boolean isArmed() {
-        return armed >= 0L;
+        // a stopped timer never fires it, whether or not its stop found it to cancel (RearmableTask [6])
+        return armed >= 0L && !wheelTimer().isStopped();
     }
 
     /** Claims first (RearmableTask [3]): fires only for the claim's winner. */

@@ -56,6 +56,18 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     matters to bodies that build an exception, as timeouts do: filling in a stack trace
      *     costs per frame. It was five (run, the owner's runBody, runBody, a hook wrapper and a
      *     call helper), so a Reactor timeout's exception had 16 frames here and 13 there.
+     * [7] Cancelled and still held. With the remove-on-cancel policy off (the JDK's default),
+     *     a cancelled task stays in the queue until its deadline, as in the JDK's executor: it
+     *     has ended (counted in 'cancelled', not in 'pending') but the queue holds it and its
+     *     memory. The cancel's CAS sets HELD beside the cancelled state, in the same word, so
+     *     that exactly one party later clears it (leftQueue, a CAS) and counts the task as
+     *     gone: the worker that takes it from the queue (runBody's early return, or the run it
+     *     interrupted, at its end), a refusal of its body, a check that cancels it before a run,
+     *     or the executor when it takes it out of the queue (remove, purge, shutdown,
+     *     shutdownNow). A cancel of a task the executor took back itself (cancelUnqueued), and
+     *     of a re-armable task (released at once: heldAfterCancel), never sets it. The count of
+     *     held tasks is added before the CAS that sets HELD, so it is never below the count of
+     *     those that left.
      */
 
     /** The value of 'runner' while the task waits in the inbox ([5]); never started. */
@@ -68,6 +80,8 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     private static final int CANCELLED = 4;
     private static final int INTERRUPTING = 5;
     private static final int INTERRUPTED = 6;
+    /** Beside CANCELLED or INTERRUPTED: cancelled, and still held by the queue ([7]). */
+    private static final int HELD = 8;
 
     /** See [1]; written by CAS (run, cancel), read by anyone. */
     private volatile int state;
@@ -99,10 +113,11 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         return d != null ? d : this;
     }
 
-    /** Pending, or cancelled while the remove-on-cancel policy is off (kept until due, as the JDK does). */
+    /** Pending, or cancelled and held ([7]: the policy was off; kept until due, as the JDK does). */
     @Override
     final boolean wantsWheel() {
-        return !isDone() || !owner.getRemoveOnCancelPolicy();
+        int s = state;
+        return s == NEW || (s & HELD) != 0;
     }
 
     @Override
@@ -183,6 +198,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
             return true;
         }
         cancel(false);
+        leftQueue(); // [7]: the caller took it from the queue and drops it
         return false;
     }
 
@@ -196,6 +212,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     @SuppressWarnings("unchecked")
     void runBody() {
         if (state != NEW || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
+            leftQueue(); // [7]: a cancelled task the worker took from the queue
             return;
         }
         boolean again = false;
@@ -254,6 +271,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         if (s >= INTERRUPTING) {
             awaitCancelInterrupt(s);
         }
+        leftQueue(); // [7]: cancelled while it ran, it was not in the queue
     }
 
     /** Waits out a cancel(true) in progress, so that its interrupt hits this run, not the next task. */
@@ -280,6 +298,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      */
     final void refuse(Throwable rejection) {
         setException(rejection, true);
+        leftQueue(); // [7]: cancelled after the hand-off, its body never runs
     }
 
     /** @param refused whether the body never ran because the task executor refused it */
@@ -298,8 +317,31 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (!(state == NEW
-                && STATE.compareAndSet(this, NEW, mayInterruptIfRunning ? INTERRUPTING : CANCELLED))) {
+        boolean held = heldAfterCancel() && !owner.getRemoveOnCancelPolicy() && !owner.isStopping();
+        return cancel(mayInterruptIfRunning, held);
+    }
+
+    /**
+     * Cancels a task that the queue does not hold (the executor took it back, or never queued
+     * it), so that it is not counted as held ([7]).
+     */
+    boolean cancelUnqueued() {
+        return cancel(false, false);
+    }
+
+    /** @param held whether the queue keeps the cancelled task until its deadline ([7]) */
+    private boolean cancel(boolean mayInterruptIfRunning, boolean held) {
+        if (state != NEW) {
+            return false;
+        }
+        int cancelled = held ? CANCELLED | HELD : CANCELLED;
+        if (held) {
+            owner.counters().heldAfterCancel(1); // before the CAS ([7])
+        }
+        if (!STATE.compareAndSet(this, NEW, mayInterruptIfRunning ? INTERRUPTING : cancelled)) {
+            if (held) {
+                owner.counters().heldAfterCancel(-1);
+            }
             return false;
         }
         payload = null; // release the body at once; a run that reads null afterwards does nothing
@@ -311,14 +353,39 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
                     t.interrupt();
                 }
             } finally {
-                STATE.setRelease(this, INTERRUPTED);
+                STATE.setRelease(this, held ? INTERRUPTED | HELD : INTERRUPTED);
             }
         }
         finishCompletion();
-        if (owner.getRemoveOnCancelPolicy()) {
+        if (owner.getRemoveOnCancelPolicy() || !heldAfterCancel()) {
             owner.release(this);
         }
         return true;
+    }
+
+    /**
+     * Whether a cancel may leave this task in the queue until its deadline when the
+     * remove-on-cancel policy is off ([7]); a re-armable task is released at once instead.
+     */
+    boolean heldAfterCancel() {
+        return true;
+    }
+
+    /**
+     * Counts a cancelled task that the queue held as gone, once, if it was held ([7]): called
+     * by whoever takes it out of the queue.
+     */
+    final void leftQueue() {
+        for (;;) {
+            int s = state;
+            if ((s & HELD) == 0) {
+                return;
+            }
+            if (STATE.compareAndSet(this, s, s & ~HELD)) {
+                owner.counters().heldLeft();
+                return;
+            }
+        }
     }
 
     @Override
@@ -488,7 +555,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         switch (state) {
             case NORMAL -> status = "[Completed normally]";
             case EXCEPTIONAL -> status = "[Completed exceptionally: " + payload + "]";
-            case CANCELLED, INTERRUPTING, INTERRUPTED -> status = "[Cancelled]";
+            case CANCELLED, INTERRUPTING, INTERRUPTED, CANCELLED | HELD, INTERRUPTED | HELD -> status = "[Cancelled]";
             default -> status = "[Not completed, delay " + getDelay(TimeUnit.NANOSECONDS) + " ns]";
         }
         return getClass().getSimpleName() + "@" + Integer.toHexString(hashCode()) + status;

@@ -32,12 +32,14 @@ public final class SchedulerMetrics {
     private final long failed;
     private final long rejected;
     private final long running;
+    private final long cancelledHeld;
     private final long rearms;
     private final long wakeUps;
     private final LatencyDistribution lateness;
 
     SchedulerMetrics(String name, int workers, long pending, long scheduled, long cancelled, long ran,
-            long failed, long rejected, long running, long rearms, long wakeUps, LatencyDistribution lateness) {
+            long failed, long rejected, long running, long cancelledHeld, long rearms, long wakeUps,
+            LatencyDistribution lateness) {
         this.name = name;
         this.workers = workers;
         this.pending = pending;
@@ -47,6 +49,7 @@ public final class SchedulerMetrics {
         this.failed = failed;
         this.rejected = rejected;
         this.running = running;
+        this.cancelledHeld = cancelledHeld;
         this.rearms = rearms;
         this.wakeUps = wakeUps;
         this.lateness = lateness;
@@ -63,14 +66,39 @@ public final class SchedulerMetrics {
     }
 
     /**
-     * Tasks accepted and not yet ended: waiting for their deadline, due, or running; a periodic
-     * task counts until it is cancelled or fails. Approximate while tasks come and go (it may
-     * still count one that has just ended), exact once they stop. Unlike {@code getQueue().size()}
-     * and {@link WheelTimer#pendingTimeouts()}, reading it takes no lock. Tasks that
+     * Tasks accepted and not yet ended: {@link #scheduled()} less the tasks that completed,
+     * failed, were cancelled or were refused by the task executor. So it counts the tasks
+     * waiting for their deadline, due, or running; a periodic task counts until it is cancelled
+     * or fails. Approximate while tasks come and go (it may still count one that has just
+     * ended), exact once they stop. Unlike {@code getQueue().size()} and
+     * {@link WheelTimer#pendingTimeouts()}, reading it takes no lock. Tasks that
      * {@code shutdownNow} returned count until they are cancelled or run.
+     *
+     * <p>It is not what the executor holds: a task cancelled while the executor's
+     * remove-on-cancel policy is off (the JDK-style constructors set it off, as the JDK's
+     * executor has it; the builder sets it on) has ended, and counts in {@link #cancelled()},
+     * not here, but stays in the queue, with its body, until its deadline comes, as in the JDK's
+     * executor. {@code getQueue().size()} counts it; this does not; {@link #cancelledHeld()}
+     * counts those.
      */
     public long pending() {
         return pending;
+    }
+
+    /**
+     * Cancelled tasks the executor still holds: cancelled while the remove-on-cancel policy was
+     * off, and not yet out of its queue (they leave when their deadline comes and a worker
+     * discards them, or through {@code purge()}, {@code remove}, a shutdown policy or
+     * {@code shutdownNow()}). Each holds its body until then. Always 0 for a {@link WheelTimer},
+     * whose cancelled timeouts leave at once, and for an executor whose policy is on. So the
+     * queue holds {@code pending() + cancelledHeld()} tasks, less the ones running. Read without
+     * a lock; approximate while tasks come and go, exact once they stop, except for tasks of a
+     * subclass's {@code decorateTask} that the executor takes out of its queue itself
+     * ({@code remove}, {@code purge}, a shutdown policy, {@code shutdownNow}): those stay
+     * counted.
+     */
+    public long cancelledHeld() {
+        return cancelledHeld;
     }
 
     /** Tasks accepted: one-shot and periodic tasks (once each, not per run), or timeouts. */
@@ -163,7 +191,8 @@ public final class SchedulerMetrics {
     public String toString() {
         return name + ": pending=" + pending + " scheduled=" + scheduled + " ran=" + ran
                 + " failed=" + failed + " cancelled=" + cancelled + " rejected=" + rejected
-                + " running=" + running + "/" + workers + " workers, rearms=" + rearms
+                + " running=" + running + "/" + workers + " workers, "
+                + (cancelledHeld > 0 ? "cancelled-held=" + cancelledHeld + ", " : "") + "rearms=" + rearms
                 + ", late " + lateness;
     }
 }

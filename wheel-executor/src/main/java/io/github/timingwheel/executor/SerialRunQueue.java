@@ -29,7 +29,7 @@ final class SerialRunQueue {
      *     monitor, so an append either comes before that check (the drainer runs it) or after
      *     (the task's kick finds 'draining' clear and drains). Tasks handed to drainTo (the
      *     executor's shutdownNow) have no kick: they wait in the queue until another task of
-     *     the group kicks it, or the group's close() cancels them.
+     *     the group kicks it, or the group's cancelAll() or shutdownNow() cancels them.
      * [4] Fairness. A drainer runs at most BATCH tasks, then passes the rest to a fresh task on
      *     the shared workers (still draining, so the order holds) and returns its thread to the
      *     pool: a group with many due tasks does not hold a worker for all of them. If the
@@ -96,7 +96,7 @@ final class SerialRunQueue {
         drain();
     }
 
-    /** Drops every queued task (the group's close() has cancelled them). */
+    /** Drops every queued task (the group's cancelAll() or shutdownNow() has cancelled them). */
     synchronized void clear() {
         for (GroupMember m = head, next; m != null; m = next) {
             next = m.nextDue();

@@ -42,6 +42,9 @@ final class TaskCounters {
      *     run's start is one cell look-up and release stores to its own cell, where a LongAdder
      *     per bucket cost an atomic read-modify-write per run, and a LongAccumulator for the
      *     maximum another whenever it rose, which in a burst is every run.
+     * [6] Cancelled tasks still held (ScheduledTask [7]): kept minus left, two totals. A task's
+     *     'kept' add happens-before the CAS that lets anyone count it as left, and snapshot()
+     *     reads 'left' first, so the difference is never negative.
      */
 
     /** Tasks accepted: one-shot, periodic (once, not per run) and timer timeouts. */
@@ -61,8 +64,11 @@ final class TaskCounters {
     /** Runs that started, and runs that ended ([3]). */
     private static final int RUNS_STARTED = 7;
     private static final int RUNS_ENDED = 8;
+    /** Cancelled tasks the queue kept (remove-on-cancel off), and those of them that left it ([6]). */
+    private static final int HELD_AFTER_CANCEL = 9;
+    private static final int HELD_LEFT = 10;
     /** How late runs started: the first of LatencyHistogram.BUCKETS totals, one per bucket ([5]). */
-    private static final int LATENESS = 9;
+    private static final int LATENESS = 11;
     private static final int TOTALS = LATENESS + LatencyHistogram.BUCKETS;
     /** The latest start of a run against its deadline, in nanoseconds: a maximum ([5]). */
     private static final int LATENESS_MAX = TOTALS;
@@ -96,6 +102,16 @@ final class TaskCounters {
 
     void refusedRun() {
         cells.add(REFUSED_RUNS, 1);
+    }
+
+    /** A cancel keeps its task in the queue ({@code 1}), or takes that back ({@code -1}) ([6]). */
+    void heldAfterCancel(int delta) {
+        cells.add(HELD_AFTER_CANCEL, delta);
+    }
+
+    /** A cancelled task that the queue kept has left it ([6]). */
+    void heldLeft() {
+        cells.add(HELD_LEFT, 1);
     }
 
     /** Counts a run as started, and how late it started against its deadline ([5]). */
@@ -132,9 +148,11 @@ final class TaskCounters {
         long runsEnded = cells.sum(RUNS_ENDED); // after the failed ones: runsEnded >= runsFailed
         long runsStarted = cells.sum(RUNS_STARTED); // after the ended ones: see [3]
         long scheduledNow = cells.sum(SCHEDULED); // last: see [2]
+        long heldLeft = cells.sum(HELD_LEFT);
+        long held = cells.sum(HELD_AFTER_CANCEL) - heldLeft; // after 'left': see [6]
         long ended = completedNow + failedNow + cancelledNow + refusedRunsNow;
         return new SchedulerMetrics(name, workers, Math.max(0L, scheduledNow - ended), scheduledNow,
                 cancelledNow, runsEnded - runsFailed, runsFailed, refusedNow + refusedRunsNow,
-                Math.max(0L, runsStarted - runsEnded), rearms, wakeUps, lateness());
+                Math.max(0L, runsStarted - runsEnded), Math.max(0L, held), rearms, wakeUps, lateness());
     }
 }

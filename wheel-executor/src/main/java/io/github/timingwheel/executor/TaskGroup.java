@@ -21,11 +21,11 @@ import java.util.concurrent.TimeUnit;
  * {@link WheelScheduledExecutor#newSerialGroup()}.
  *
  * <pre>{@code
- * try (TaskGroup timers = executor.newGroup()) {         // one per connection
- *     timers.schedule(this::readTimedOut, 30, SECONDS);
- *     timers.scheduleWithFixedDelay(this::sendKeepAlive, 15, 15, SECONDS);
- *     ...
- * }                                                       // every pending timer is cancelled
+ * TaskGroup timers = executor.newGroup();                 // one per connection
+ * timers.schedule(this::readTimedOut, 30, SECONDS);
+ * timers.scheduleWithFixedDelay(this::sendKeepAlive, 15, 15, SECONDS);
+ * ...
+ * timers.cancelAll();                                     // connection closed: every pending timer cancelled
  * }</pre>
  *
  * <p>It schedules as {@link ScheduledExecutorService} does (one-shot {@code Runnable} and
@@ -37,10 +37,11 @@ import java.util.concurrent.TimeUnit;
  *       list when scheduled and unlinked when it completes, fails or is cancelled, by anyone:
  *       the task carries the links (a grouped one-shot task is 80 bytes against 64 ungrouped),
  *       so tracking allocates nothing. A periodic task stays tracked across its runs.
- *   <li><b>{@link #close()}</b> cancels every task the group still tracks
+ *   <li><b>{@link #cancelAll()}</b> cancels every task the group still tracks
  *       ({@code cancel(false)}) and rejects new work with {@link RejectedExecutionException}.
- *       It returns at once: it does not wait for a body that was already running. Closing a
- *       group does not affect other groups or the executor.
+ *       It returns at once: it does not wait for a body that was already running. It does not
+ *       affect other groups or the executor. ({@link #close()} is
+ *       {@code ExecutorService.close()}: it waits for the tasks instead, see Lifecycle.)
  *   <li><b>Serial groups</b> ({@link #isSerial()}): tasks of the group never run at the same
  *       time, and due tasks run in the order the wheel hands them out: earlier deadline first,
  *       equal deadlines in submission order, even with several workers. Each run
@@ -52,51 +53,64 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Races, and what holds</h2>
  * <ul>
- *   <li>{@code close()} vs {@code schedule}: the schedule is either rejected
- *       ({@code RejectedExecutionException}) or accepted and then cancelled by the close; a
- *       task is never left pending after {@code close()} returned. (A submission in flight is
- *       a few instructions long; close waits for it.)
- *   <li>{@code close()} vs a task becoming due: the task either ran (its future is done, and
- *       close did not cancel it) or is cancelled and never starts; never both, never neither.
- *       As with {@link Future#cancel(boolean) cancel(false)}, a run that had already begun
- *       when close cancelled it goes on to its end, and its body's first line may come just
- *       after close returned; {@link #awaitTermination} waits for such runs,
+ *   <li>{@code cancelAll()} vs {@code schedule}: the schedule is either rejected
+ *       ({@code RejectedExecutionException}) or accepted and then cancelled by cancelAll; a
+ *       task is never left pending after {@code cancelAll()} returned. (A submission in flight
+ *       is a few instructions long; cancelAll waits for it.)
+ *   <li>{@code cancelAll()} vs a task becoming due: the task either ran (its future is done,
+ *       and cancelAll did not cancel it) or is cancelled and never starts; never both, never
+ *       neither. As with {@link Future#cancel(boolean) cancel(false)}, a run that had already
+ *       begun when cancelAll cancelled it goes on to its end, and its body's first line may
+ *       come just after cancelAll returned; {@link #awaitTermination} waits for such runs,
  *       {@link #shutdownNow()} interrupts them.
- *   <li>{@code close()} vs the task's own {@code cancel}: exactly one of them cancels it, and
- *       it leaves the group once.
- *   <li>A periodic task: no run starts after {@code close()} returned (one in progress may
+ *   <li>{@code cancelAll()} vs the task's own {@code cancel}: exactly one of them cancels it,
+ *       and it leaves the group once.
+ *   <li>A periodic task: no run starts after {@code cancelAll()} returned (one in progress may
  *       finish), and it is not rescheduled.
+ *   <li>{@link #shutdownNow()} is {@code cancelAll()} with {@code cancel(true)}: it interrupts
+ *       the runs in progress too.
  * </ul>
  *
  * <h2>Lifecycle</h2>
- * {@link #close()} and {@link #shutdownNow()} cancel everything; {@link #shutdown()} is the
- * orderly form of {@link ScheduledExecutorService}: new work is rejected, periodic tasks are
- * cancelled (the default policy of {@code ScheduledThreadPoolExecutor}) and one-shot tasks still
- * run. None of them shuts the executor down. The executor's own {@code shutdown()} lets the
+ * {@link #cancelAll()} and {@link #shutdownNow()} cancel everything and return at once;
+ * {@link #shutdown()} is the orderly form of {@link ScheduledExecutorService}: new work is
+ * rejected, periodic tasks are cancelled (the default policy of
+ * {@code ScheduledThreadPoolExecutor}) and one-shot tasks still run; {@link #close()} is
+ * {@code shutdown()} and then a wait until the group has terminated, as
+ * {@code ExecutorService.close()} is on Java 19 and later: a one-shot task scheduled in a
+ * {@code try (TaskGroup g = ...)} block runs, at its deadline, before the block ends. None of
+ * them shuts the executor down. The executor's own {@code shutdown()} lets the
  * group's accepted tasks run as its shutdown policies say, whatever its
  * {@code RejectedExecutionHandler} does, and it does not terminate before they have run. The group has terminated when it is shut down or
  * closed, no task is tracked, and no run is in progress.
  *
  * <h2>Caveats</h2>
  * <ul>
- *   <li>{@code close()} does not wait, unlike {@code ExecutorService.close()} of Java 19 and
- *       later: it is meant to be called from an I/O thread, or from one of the group's own
- *       tasks. Call {@link #awaitTermination} to wait for runs in progress.
- *   <li>Shutting the executor down does not close its groups. A task the executor rejects then
+ *   <li>{@code close()} waits, as {@code ExecutorService.close()} does: called from one of the
+ *       group's own tasks it waits for itself, and never returns. From an I/O thread, or from a
+ *       task of the group, end the group with {@link #cancelAll()} (or {@link #shutdown()}),
+ *       which do not wait.
+ *   <li>Shutting the executor down does not end its groups. A task the executor rejects then
  *       goes to the executor's {@code RejectedExecutionHandler}; one that a discarding handler
- *       drops silently stays tracked until the group is closed. The tasks that
- *       {@code shutdownNow()} of the executor returns stay tracked until they are cancelled.
+ *       drops silently stays tracked until the group cancels it ({@code cancelAll()},
+ *       {@code shutdownNow()}, or a {@code close()} once the executor has terminated). The
+ *       tasks that {@code shutdownNow()} of the executor returns stay tracked until they are
+ *       cancelled (a {@code close()} of the group cancels them).
  *   <li>Calling {@code run()} on a serial group's future runs the group's due tasks, not that
  *       task ahead of its deadline.
- *   <li>{@code close()} waits for submissions to the group that are in flight (a few
- *       instructions each), so a {@code RejectedExecutionHandler} must not close the group whose
- *       submission it is handling.
+ *   <li>{@code cancelAll()}, {@code shutdown()} and {@code close()} wait for submissions to
+ *       the group that are in flight (a few instructions each), so a
+ *       {@code RejectedExecutionHandler} must not end the group whose submission it is
+ *       handling.
  * </ul>
  *
  * <p>Thread-safe: every method may be called from any thread, including the group's own tasks.
  */
 public final class TaskGroup extends AbstractExecutorService implements ScheduledExecutorService,
         AutoCloseable {
+
+    /** How often a close() that waits checks whether the executor has stopped. */
+    private static final long EXECUTOR_CHECK_MILLIS = 100L;
 
     private final WheelScheduledExecutor executor;
     private final MemberTracker members = new MemberTracker();
@@ -251,12 +265,59 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
 
     /**
      * Cancels every task the group tracks ({@code cancel(false)}: a run in progress goes on to
-     * its end) and rejects new work from now on. Returns without waiting; later calls do
-     * nothing. The executor and other groups are not affected.
+     * its end) and rejects new work from now on: what a connection's code calls when the
+     * connection closes. Returns without waiting; later calls cancel nothing. The executor and
+     * other groups are not affected.
+     *
+     * @return the futures this call cancelled
+     */
+    public List<Runnable> cancelAll() {
+        return cancelEach(members.close(), false);
+    }
+
+    /**
+     * Shuts the group down and waits until it has terminated, as Java 19's
+     * {@code ExecutorService.close()} does: new work is rejected, periodic tasks are cancelled
+     * and one-shot tasks run at their deadline ({@link #shutdown()}), and the call returns once
+     * every task of the group has finished and no run is in progress. If interrupted while
+     * waiting, it calls {@link #shutdownNow()} and keeps waiting, then restores the interrupt.
+     * Does nothing if the group has terminated. The executor and other groups are not
+     * affected.
+     *
+     * <p>It waits for delayed tasks too: to end a group without waiting (when a connection
+     * closes), call {@link #cancelAll()}. Called from one of the group's own tasks, it waits for
+     * itself. Once the executor has stopped ({@code shutdownNow}) or terminated, no task of the
+     * group can run any more: then close cancels what is left, as {@link #shutdownNow()}, rather
+     * than wait for it forever.
      */
     @Override
     public void close() {
-        cancelAll(members.close(), false);
+        boolean terminated = isTerminated();
+        if (terminated) {
+            return;
+        }
+        shutdown();
+        boolean cancelled = false;
+        boolean interrupted = false;
+        while (!terminated) {
+            if (!cancelled && (executor.isStopping() || executor.isTerminated())) {
+                shutdownNow(); // what is left never runs: see the javadoc
+                cancelled = true;
+            }
+            try {
+                // in slices: the group's termination is not signalled by the executor's
+                terminated = awaitTermination(EXECUTOR_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                    cancelled = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -265,21 +326,21 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
      */
     @Override
     public void shutdown() {
-        cancelAll(members.shutdown(), false);
+        cancelEach(members.shutdown(), false);
     }
 
     /**
-     * As {@link #close()}, but interrupts runs in progress ({@code cancel(true)}).
+     * As {@link #cancelAll()}, but interrupts runs in progress ({@code cancel(true)}).
      *
      * @return the futures this call cancelled (those of tasks that were pending, and those of
      *     runs it interrupted)
      */
     @Override
     public List<Runnable> shutdownNow() {
-        return cancelAll(members.close(), true);
+        return cancelEach(members.close(), true);
     }
 
-    private List<Runnable> cancelAll(GroupMember[] victims, boolean mayInterruptIfRunning) {
+    private List<Runnable> cancelEach(GroupMember[] victims, boolean mayInterruptIfRunning) {
         List<Runnable> cancelled = victims.length == 0 ? Collections.emptyList() : new ArrayList<>(victims.length);
         for (GroupMember member : victims) {
             if (member.cancelByGroup(mayInterruptIfRunning)) {
@@ -292,7 +353,7 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
         return cancelled;
     }
 
-    /** Whether {@link #close()}, {@link #shutdown()} or {@link #shutdownNow()} was called. */
+    /** Whether {@link #cancelAll()}, {@link #shutdown()}, {@link #shutdownNow()} or {@link #close()} was called. */
     @Override
     public boolean isShutdown() {
         return members.isShutdown();
@@ -305,8 +366,8 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     }
 
     /**
-     * Waits until the group has terminated: shut down or closed, every task finished (run,
-     * failed or cancelled) and no run in progress.
+     * Waits until the group has terminated: shut down (by any of the calls that end it), every
+     * task finished (run, failed or cancelled) and no run in progress.
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

@@ -165,7 +165,12 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
         return cancelled;
     }
 
-    /** {@link #stop()}, for try-with-resources. */
+    /**
+     * {@link #stop()}, for try-with-resources: cancels the group's pending timeouts and returns
+     * at once, as Netty's {@code Timer.stop()} does. Unlike {@link TaskGroup#close()}, which is
+     * {@code ExecutorService.close()} and waits for its tasks, it waits for nothing: a
+     * {@code TimeoutGroup} is a {@code Timer}, not an {@code ExecutorService}.
+     */
     @Override
     public void close() {
         stop();
@@ -176,8 +181,11 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
         return members.isShutdown();
     }
 
-    /** The number of pending timeouts: neither expired nor cancelled. O(1). */
-    public int pendingTimeouts() {
+    /**
+     * The number of pending timeouts: neither expired nor cancelled. O(1). A {@code long}, as
+     * {@link WheelTimer#pendingTimeouts()} and Netty's {@code HashedWheelTimer.pendingTimeouts()}.
+     */
+    public long pendingTimeouts() {
         return members.size();
     }
 

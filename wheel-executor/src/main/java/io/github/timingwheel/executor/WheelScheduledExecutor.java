@@ -159,6 +159,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     private final WheelWorkQueue queue;
     /** Where task bodies run; null for the worker thread itself. */
     private final Executor taskExecutor;
+    /** The threads of the task executor in a body now, which shutdownNow interrupts. */
+    private final BodiesElsewhere bodiesElsewhere = new BodiesElsewhere();
 
     private volatile boolean continueExistingPeriodicTasksAfterShutdown;
     private volatile boolean executeExistingDelayedTasksAfterShutdown = true;
@@ -472,9 +474,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * tasks and cancels them all in one {@link TaskGroup#close()}; see {@link TaskGroup}.
      *
      * @return a new, open group
+     * @throws RejectedExecutionException if the executor is shut down, as {@code schedule} then
+     *     throws (a group made then could run nothing)
      */
     public TaskGroup newGroup() {
-        return new TaskGroup(this, false);
+        return new TaskGroup(requireNotShutdown(), false);
     }
 
     /**
@@ -483,9 +487,18 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * {@link TaskGroup}.
      *
      * @return a new, open serial group
+     * @throws RejectedExecutionException if the executor is shut down, as {@code schedule} then
+     *     throws
      */
     public TaskGroup newSerialGroup() {
-        return new TaskGroup(this, true);
+        return new TaskGroup(requireNotShutdown(), true);
+    }
+
+    private WheelScheduledExecutor requireNotShutdown() {
+        if (isShutdown()) {
+            throw new RejectedExecutionException("cannot make a group: " + this + " is shut down");
+        }
+        return this;
     }
 
     /**
@@ -534,7 +547,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         // Re-check ([2]): a shutdown may have come between the check above and the enqueue; then
         // a task that no worker can take is cancelled rather than stranded.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
-            task.cancel(false);
+            task.cancelUnqueued();
         }
         return decorated;
     }
@@ -575,7 +588,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         queue.enqueue(task);
         // As in delayedExecute; a continuation that shutdownNow already took is in its list.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
-            task.cancel(false);
+            task.cancelUnqueued();
             return false;
         }
         return true;
@@ -639,7 +652,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
                 return;
             }
         }
-        task.cancel(false);
+        task.cancelUnqueued();
     }
 
     /**
@@ -687,7 +700,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     /** Runs a task's body on the task executor; call only if {@link #runsBodiesOnWorkers} is false. */
     void runBodyElsewhere(ScheduledTask<?> task) {
         try {
-            taskExecutor.execute(task::runBody);
+            taskExecutor.execute(() -> bodiesElsewhere.run(task));
         } catch (RejectedExecutionException rejected) {
             eventRejected(task.body(), "taskExecutor");
             task.refuse(rejected); // the task's future says why; the worker lives on
@@ -838,7 +851,42 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     @Override
     public List<Runnable> shutdownNow() {
         stopped = true;
-        return super.shutdownNow();
+        List<Runnable> neverRun = super.shutdownNow();
+        bodiesElsewhere.stop(); // as super.shutdownNow interrupts the workers
+        for (Runnable task : neverRun) {
+            if (task instanceof ScheduledTask<?> ours) {
+                ours.leftQueue(); // a cancelled one the queue held (ScheduledTask [7])
+            }
+        }
+        return neverRun;
+    }
+
+    /**
+     * As {@link ThreadPoolExecutor#remove}: takes {@code task} out of the queue if it is there.
+     *
+     * @return true if it was removed
+     */
+    @Override
+    public boolean remove(Runnable task) {
+        boolean removed = super.remove(task);
+        if (removed && task instanceof ScheduledTask<?> ours) {
+            ours.leftQueue(); // ScheduledTask [7]
+        }
+        return removed;
+    }
+
+    /**
+     * As {@link ThreadPoolExecutor#purge}: removes the cancelled tasks the queue holds (with the
+     * remove-on-cancel policy off, they stay until their deadline).
+     */
+    @Override
+    public void purge() {
+        for (Object element : queue.toArray()) {
+            if (element instanceof ScheduledTask<?> task && task.isCancelled() && queue.remove(task)) {
+                task.leftQueue(); // ScheduledTask [7]
+            }
+        }
+        super.purge(); // decorated tasks, and the check for termination
     }
 
     /** Whether {@link #shutdownNow()} was called: the JDK's (package-private) STOP state. */
@@ -856,7 +904,12 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
                         ? !keepPeriodic
                         : !keepDelayed && task.getDelay(TimeUnit.NANOSECONDS) > 0;
                 if ((drop || task.isCancelled()) && queue.remove(task)) {
-                    task.cancel(false);
+                    if (task instanceof ScheduledTask<?> ours) {
+                        ours.cancelUnqueued();
+                        ours.leftQueue(); // one cancelled before, and held (ScheduledTask [7])
+                    } else {
+                        task.cancel(false);
+                    }
                 }
             }
         }
@@ -1073,7 +1126,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         }
 
         /**
-         * The geometry of the wheel, including its tick (default {@link WheelShape#defaults()}).
+         * The geometry of the wheel, including its tick (default {@link WheelShape#defaults()});
+         * replaces {@link #tick}.
          *
          * @param shape the wheel's levels, slots and tick
          * @return this builder
@@ -1136,7 +1190,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         }
 
         /**
-         * The prefix of worker names from the default thread factory; a number follows it.
+         * The prefix of worker names from the default thread factory; a number follows it
+         * (default: the executor's {@linkplain #name name} and {@code -worker-}). The name
+         * names the executor, in metrics and events; this names its threads.
          *
          * @param threadNamePrefix the start of each worker's name
          * @return this builder
@@ -1163,6 +1219,10 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * Runs task bodies on {@code taskExecutor} instead of the worker (for example a
          * virtual-thread executor), so that a blocking task does not hold a worker. If it
          * rejects a body, that task completes exceptionally with the rejection.
+         * {@code shutdownNow()} interrupts the bodies running there, as it interrupts the
+         * workers, and a body that starts there afterwards starts interrupted; but the
+         * executor terminates when its workers have ended, without waiting for bodies still
+         * running there: wait for those through {@code taskExecutor} itself.
          *
          * @param taskExecutor where task bodies run
          * @return this builder

@@ -23,10 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A Netty {@link Timer} on the same engine as {@link WheelScheduledExecutor}: a drop-in
  * replacement for {@code HashedWheelTimer} whose timeouts fire within a set
- * {@linkplain Builder#tolerance tolerance} of their deadline, never early (by default 2 ms:
- * about 0.5 to 1 ms late, as late as a 1 ms tick would make them, which clients written for
- * {@code HashedWheelTimer} expect; with a tolerance of 0, tens of microseconds late at the
- * median on an idle machine), in deadline order, from one or more workers, and whose cancelled
+ * {@linkplain Builder#tolerance tolerance} of their deadline, never early (by default 2 ms: a
+ * timeout is handed out no sooner than 0.5 ms after its deadline and its wake-up is planned for
+ * no later than 1 ms after it, so it is at least as late as a 1 ms tick would make it, which
+ * clients written for {@code HashedWheelTimer} expect; the machine's wake-up latency comes on
+ * top), in deadline order, from one or more workers, and whose cancelled
  * timeouts are unlinked at once instead of at their deadline.
  *
  * <p>Behaviour, as {@code HashedWheelTimer} defines it:
@@ -165,17 +166,37 @@ public final class WheelTimer implements Timer, AutoCloseable {
      * A new group of timeouts on this timer, which tracks its pending timeouts and cancels them
      * all in one {@link TimeoutGroup#stop()}: the timeouts of one connection. See
      * {@link TimeoutGroup}.
+     *
+     * @throws IllegalStateException if the timer was stopped, as {@link #newTimeout} then throws
      */
     public TimeoutGroup newGroup() {
-        return new TimeoutGroup(this, false);
+        return new TimeoutGroup(requireNotStopped(), false);
     }
 
     /**
      * A new serial group: as {@link #newGroup()}, and its timeouts never fire at the same time
      * and fire in deadline-then-submission order. See {@link TimeoutGroup}.
+     *
+     * @throws IllegalStateException if the timer was stopped, as {@link #newTimeout} then throws
      */
     public TimeoutGroup newSerialGroup() {
-        return new TimeoutGroup(this, true);
+        return new TimeoutGroup(requireNotStopped(), true);
+    }
+
+    /** A group made on a stopped timer could start nothing: refused as a timeout would be. */
+    private WheelTimer requireNotStopped() {
+        if (stopped.get()) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        return this;
+    }
+
+    /**
+     * Whether {@link #stop()} (or {@link #close()}) was called: from then on no timeout fires
+     * and {@link #newTimeout} throws {@link IllegalStateException}.
+     */
+    public boolean isStopped() {
+        return stopped.get();
     }
 
     /** Counts and queues a new timeout; groups call it too. */
@@ -403,8 +424,9 @@ public final class WheelTimer implements Timer, AutoCloseable {
         /**
          * How late a timeout may fire, so that the worker wakes once for timeouts due close
          * together (see {@link WheelScheduledExecutor.Builder#tolerance}); never early.
-         * Default {@value #DEFAULT_TOLERANCE_MILLIS} ms: the worker wakes about 1 ms after a
-         * deadline. That is what a drop-in for {@code HashedWheelTimer} needs: clients that
+         * Default {@value #DEFAULT_TOLERANCE_MILLIS} ms: the worker takes a timeout no sooner
+         * than 0.5 ms after its deadline and plans to wake for it by 1 ms (a quarter and a half
+         * of the tolerance), besides the machine's wake-up latency. That is what a drop-in for {@code HashedWheelTimer} needs: clients that
          * compare a millisecond clock with their last activity when a timeout fires, and arm a
          * new timeout for the whole period if any millisecond is left (AsyncHttpClient's read
          * timeout does), re-arm for a whole period when a timer fires within the millisecond
@@ -440,6 +462,11 @@ public final class WheelTimer implements Timer, AutoCloseable {
          * wheel work of {@code newTimeout} and {@code cancel} is done on the calling threads,
          * so workers only run timer tasks: more than one helps only when tasks take long.
          *
+         * <p>0 is refused. The executor's builder takes 0, with the meaning of the JDK's
+         * {@code ScheduledThreadPoolExecutor(0)} (a worker starts when a task is queued and leaves
+         * when idle); a Netty {@code Timer} has no such mode, and a timer's worker would then
+         * start and stop with every burst of timeouts.
+         *
          * @param workers the number of worker threads
          * @return this builder
          * @throws IllegalArgumentException if {@code workers < 1}
@@ -471,7 +498,8 @@ public final class WheelTimer implements Timer, AutoCloseable {
          * The width of a slot of the wheel's finest level (default 1 ms): a bucketing unit, not
          * a sleep unit. Timeouts fire at their deadline, not at a tick boundary, and an idle
          * timer does not tick, so unlike {@code HashedWheelTimer}'s tick it sets neither
-         * precision nor idle cost.
+         * precision nor idle cost. Replaces {@link #shape} with the default geometry at this
+         * tick.
          *
          * @param tick the width of a level-0 slot
          * @param unit the unit of {@code tick}

@@ -195,8 +195,8 @@ class RearmableTest {
 
     /**
      * Touched at 5 ms, a 10 ms timeout fires at 15 ms, not at 10 ms, and the harvest at 10 ms
-     * re-links it once. Mutants: a touch whose CAS is skipped (ArmedDeadline.moveTo returning
-     * before it) fires at 10 ms; a harvest that hands the task out instead of re-linking it
+     * re-links it once. Mutants: a touch whose CAS is skipped (ArmedDeadline.moveLater, as
+     * moveTo was, returning before it) fires at 10 ms; a harvest that hands the task out instead of re-linking it
      * (WheelShards.harvest without the relink branch) still fires at 15 ms, through the worker's
      * claim, but counts no re-arm.
      */

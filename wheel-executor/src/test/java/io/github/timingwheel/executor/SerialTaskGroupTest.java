@@ -253,7 +253,7 @@ class SerialTaskGroupTest {
         // At 2 s, the tick (submitted first) comes before "later": equal deadlines go in the
         // order the tasks were submitted, however often a periodic one went back into the wheel.
         assertThat(order).containsExactly("tick", "one-shot", "tick", "later");
-        group.close();
+        group.cancelAll();
         workers.advance(5, SECONDS);
         assertThat(order).hasSize(4);
         assertThat(group.awaitTermination(TIMEOUT_SECONDS, SECONDS)).isTrue();
@@ -261,7 +261,7 @@ class SerialTaskGroupTest {
 
     /** close() of a serial group with tasks queued behind a running one: they never run. */
     @Test
-    void close_cancelsTasksQueuedBehindARunningOne() throws Exception {
+    void cancelAll_cancelsTasksQueuedBehindARunningOne() throws Exception {
         WheelScheduledExecutor executor = executor(2, null);
         TaskGroup group = executor.newSerialGroup();
         CountDownLatch started = new CountDownLatch(1);
@@ -279,7 +279,7 @@ class SerialTaskGroupTest {
         await(started);
         awaitCondition("the queued tasks handed out", () -> executor.getQueue().size() == 1);
 
-        group.close();
+        group.cancelAll();
         release.countDown();
 
         assertThat(group.awaitTermination(TIMEOUT_SECONDS, SECONDS)).isTrue();

@@ -128,10 +128,10 @@ class TaskGroupTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // close().
+    // cancelAll().
 
     @Test
-    void close_cancelsExactlyThePendingTasks_ofThisGroupOnly() throws Exception {
+    void cancelAll_cancelsExactlyThePendingTasks_ofThisGroupOnly() throws Exception {
         TaskGroup closing = executor.newGroup();
         TaskGroup other = executor.newGroup();
         AtomicInteger otherRuns = new AtomicInteger();
@@ -146,7 +146,7 @@ class TaskGroupTest {
         ScheduledFuture<?> ungrouped = executor.schedule(otherRuns::incrementAndGet, 10, SECONDS);
         advance(1, SECONDS);
 
-        closing.close();
+        closing.cancelAll();
 
         assertThat(pending).allMatch(Future::isCancelled);
         assertThat(ran.isCancelled()).isFalse();
@@ -165,12 +165,12 @@ class TaskGroupTest {
     }
 
     @Test
-    void close_isIdempotent_andCalledFromATaskOfTheGroup_cancelsTheOthers() throws Exception {
+    void cancelAll_isIdempotent_andCalledFromATaskOfTheGroup_cancelsTheOthers() throws Exception {
         TaskGroup group = executor.newGroup();
         AtomicInteger finishedAfterClose = new AtomicInteger();
         ScheduledFuture<?> later = group.schedule(() -> { }, 2, SECONDS);
         ScheduledFuture<?> closer = group.schedule(() -> {
-            group.close();
+            group.cancelAll();
             finishedAfterClose.incrementAndGet();
         }, 1, SECONDS);
 
@@ -181,14 +181,14 @@ class TaskGroupTest {
         assertThat(finishedAfterClose.get()).as("its body went on to the end").isEqualTo(1);
         assertThat(later.isCancelled()).isTrue();
         assertThat(group.isTerminated()).isTrue();
-        group.close();
+        group.cancelAll();
         assertThat(group.shutdownNow()).isEmpty();
     }
 
     @Test
-    void close_rejectsNewWork_withRejectedExecutionException() {
+    void cancelAll_rejectsNewWork_withRejectedExecutionException() {
         TaskGroup group = executor.newGroup();
-        group.close();
+        group.cancelAll();
 
         assertThatThrownBy(() -> group.schedule(() -> { }, 1, SECONDS))
                 .isInstanceOf(RejectedExecutionException.class).hasMessageContaining("closed");
@@ -231,7 +231,7 @@ class TaskGroupTest {
                 .testAllPublicInstanceMethods(group);
 
         assertThat(group.isShutdown()).isFalse();
-        group.close();
+        group.cancelAll();
         assertThat(group.pendingTasks()).isZero();
     }
 
@@ -247,7 +247,7 @@ class TaskGroupTest {
                     .isInstanceOf(RejectedExecutionException.class);
             assertThat(full.pendingTasks()).isEqualTo(2);
 
-            full.close();
+            full.cancelAll();
             assertThat(full.pendingTasks()).isZero();
             TaskGroup next = bounded.newGroup();
             next.schedule(() -> { }, 1, HOURS);
@@ -273,7 +273,7 @@ class TaskGroupTest {
         assertThat(rate.get()).isEqualTo(2);
         assertThat(delay.get()).isEqualTo(2);
 
-        group.close();
+        group.cancelAll();
         advance(10, SECONDS);
 
         assertThat(rate.get()).isEqualTo(2);
@@ -339,7 +339,7 @@ class TaskGroupTest {
             }, 0, NANOSECONDS);
             await(started);
 
-            group.close();
+            group.cancelAll();
 
             assertThat(blocking.isCancelled()).as("cancel(false) of a running task succeeds").isTrue();
             assertThat(group.isTerminated()).isFalse();

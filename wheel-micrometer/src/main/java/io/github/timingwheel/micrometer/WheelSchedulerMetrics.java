@@ -33,6 +33,7 @@ import java.util.function.ToDoubleFunction;
  *   <caption>meters and what they read</caption>
  *   <tr><th>meter</th><th>type</th><th>reads</th></tr>
  *   <tr><td>{@code timingwheel.pending}</td><td>gauge, tasks</td><td>{@link SchedulerMetrics#pending()}</td></tr>
+ *   <tr><td>{@code timingwheel.cancelled.held}</td><td>gauge, tasks</td><td>{@link SchedulerMetrics#cancelledHeld()}</td></tr>
  *   <tr><td>{@code timingwheel.running}</td><td>gauge, tasks</td><td>{@link SchedulerMetrics#running()}</td></tr>
  *   <tr><td>{@code timingwheel.workers}</td><td>gauge, threads</td><td>{@link SchedulerMetrics#workers()}</td></tr>
  *   <tr><td>{@code timingwheel.scheduled}</td><td>function counter, tasks</td><td>{@link SchedulerMetrics#scheduled()}</td></tr>
@@ -172,6 +173,9 @@ public final class WheelSchedulerMetrics implements MeterBinder {
         void bindTo(MeterRegistry registry) {
             gauge(registry, "pending", BaseUnits.TASKS,
                     "Tasks accepted and not yet ended: waiting, due or running", SchedulerMetrics::pending);
+            gauge(registry, "cancelled.held", BaseUnits.TASKS,
+                    "Cancelled tasks the queue still holds until their deadline (remove-on-cancel off)",
+                    SchedulerMetrics::cancelledHeld);
             gauge(registry, "running", BaseUnits.TASKS, "Task bodies running now", SchedulerMetrics::running);
             gauge(registry, "workers", BaseUnits.THREADS, "Worker threads configured", SchedulerMetrics::workers);
             counter(registry, "scheduled", BaseUnits.TASKS, "Tasks accepted (a periodic task once)",

@@ -41,7 +41,7 @@ class WheelSchedulerMetricsTest {
     private static final long MS = MILLISECONDS.toNanos(1L);
     /** A generous bound for waits on real threads; a loaded machine never comes near it. */
     private static final long TIMEOUT_SECONDS = 30L;
-    private static final List<String> METERS = List.of("pending", "running", "workers", "scheduled", "ran",
+    private static final List<String> METERS = List.of("pending", "cancelled.held", "running", "workers", "scheduled", "ran",
             "failed", "cancelled", "rejected", "rearms", "wakeups", "lateness.count", "lateness.percentile", "lateness.max");
 
     private final ManualTimeSource clock = new ManualTimeSource();
@@ -104,6 +104,30 @@ class WheelSchedulerMetricsTest {
                     .contains(Tag.of("name", "orders"), Tag.of("service", "test"));
         }
         assertThat(registry.getMeters()).as("one meter per figure, two percentiles").hasSize(METERS.size() + 1);
+    }
+
+    /**
+     * With the JDK's remove-on-cancel default (off), cancelled tasks stay in the queue: the
+     * pending gauge drops, the cancelled.held gauge shows them, until purge() takes them out.
+     * Mutant seen red: a cancel that never marks its task held (the gauge stays 0).
+     */
+    @Test
+    void cancelledHeld_showsCancelledTasksTheQueueKeeps() {
+        executor = new WheelScheduledExecutor(1);
+        WheelSchedulerMetrics.monitor(registry, executor, Tags.empty());
+        String name = executor.metrics().name();
+        List<ScheduledFuture<?>> tasks = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            tasks.add(executor.schedule(() -> { }, 1, TimeUnit.HOURS));
+        }
+        tasks.get(0).cancel(false);
+        tasks.get(1).cancel(false);
+        assertThat(executor.getQueue()).hasSize(3);
+        assertThat(gauge(name, "pending")).isEqualTo(1.0);
+        assertThat(gauge(name, "cancelled.held")).isEqualTo(2.0);
+        executor.purge();
+        assertThat(executor.getQueue()).hasSize(1);
+        assertThat(gauge(name, "cancelled.held")).isZero();
     }
 
     @Test
