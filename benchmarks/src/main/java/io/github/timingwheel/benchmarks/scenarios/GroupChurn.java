@@ -47,7 +47,7 @@ import org.openjdk.jol.info.ClassLayout;
  * <p>Subjects:
  * <ul>
  *   <li>{@code wheel-group}: {@link WheelScheduledExecutor#newGroup()} per connection,
- *       {@link TaskGroup#close()} to close it;
+ *       {@link TaskGroup#cancelAll()} to close it (cancel what it holds);
  *   <li>{@code wheel-serial-group}: the same with {@link WheelScheduledExecutor#newSerialGroup()};
  *   <li>{@code wheel-timeout-group}: {@link WheelTimer#newGroup()}, a Netty {@code Timer} per
  *       connection, {@link TimeoutGroup#stop()} to close it;
@@ -176,8 +176,8 @@ public final class GroupChurn {
                         layout.instanceSize());
             }
             System.out.println();
-            serial.close();
-            group.close();
+            serial.cancelAll();
+            group.cancelAll();
             timeouts.stop();
         } finally {
             executor.shutdownNow();
@@ -253,7 +253,7 @@ public final class GroupChurn {
 
         @Override
         void close(Object connection) {
-            ((TaskGroup) connection).close();
+            ((TaskGroup) connection).cancelAll();
         }
 
         @Override
