@@ -35,7 +35,8 @@ final class WheelShards {
      *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
      *     on every park: the leader locks only the shards whose bound says something is due.
      * [3] Harvest. The leader locks the due shards in index order, drains a batch of each
-     *     inbox (DRAIN_BATCH: so a task pushed just before is handed out in its place), and then repeatedly drains the shard whose due head has the smallest
+     *     inbox (DRAIN_BATCH: so a task pushed just before is handed out in its place), and
+     *     then repeatedly drains the shard whose due head has the smallest
      *     (deadline, sequence), up to the head of the runner-up, so that what it hands out is
      *     in one order across shards ([6]) and a shard that alone has due tasks is drained in
      *     one call. Each harvested shard then publishes its exact next event and is unlocked
@@ -78,7 +79,9 @@ final class WheelShards {
      *     notes the shard in 'skipped', and hands out the other shards' due tasks. Until its
      *     next harvest the leader plans as if the skipped shards had nothing due
      *     (earliestEventForLeader), and parks at most HELD_RETRY_NANOS: the holder wakes it as
-     *     it lets go, and the timed park covers a wake-up that read missed. So the firing side
+     *     it lets go, and the timed park covers a wake-up that read missed; the next harvest
+     *     takes a skipped shard's lock whether or not anything there is still due, which
+     *     brings its flag down. So the firing side
      *     waits for no producer, and a held shard's due tasks run right after it is free, or
      *     within HELD_RETRY_NANOS of that. The price is order: those tasks may then run after
      *     later-deadline tasks of other shards that were handed out while the shard was held.
@@ -111,7 +114,7 @@ final class WheelShards {
      */
     private long skipped;
     /** The worker whose harvest skipped a shard, for the shard's holder to wake ([7]); any thread. */
-    private volatile Thread harvester;
+    private volatile Thread skippingWorker;
 
     /**
      * @param shardCount a power of two, at most {@link WheelShard#MAX_SHARDS}
@@ -332,7 +335,7 @@ final class WheelShards {
 
     /** Wakes the worker whose harvest skipped a shard ([7]); called by the shard's holder as it lets go. */
     private void wakeHarvester() {
-        LockSupport.unpark(harvester);
+        LockSupport.unpark(skippingWorker);
     }
 
     /**
@@ -347,7 +350,9 @@ final class WheelShards {
         int locked = 0;
         long held = 0L;
         for (WheelShard shard : shards) {
-            if (shard.nextEvent() <= now) {
+            // A shard skipped last time is taken up again even if nothing there is due now, so
+            // that its flag comes down and producers go back to its lock ([7]).
+            if (shard.nextEvent() <= now || (skipped & 1L << shard.index) != 0L) {
                 if (shard.lockForHarvest(wait)) {
                     harvesting[locked++] = shard;
                 } else {
@@ -356,7 +361,7 @@ final class WheelShards {
             }
         }
         if (held != 0L) {
-            harvester = Thread.currentThread(); // before skipped is read by the planning: same thread
+            skippingWorker = Thread.currentThread(); // before skipped is read by the planning: same thread
         }
         skipped = held;
         int count = 0;

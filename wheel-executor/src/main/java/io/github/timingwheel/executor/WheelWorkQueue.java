@@ -91,7 +91,10 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * never holds a producer up; a flood is held to about this many a shard.
      */
     static final long BACKLOG_TASKS = 1L << 17;
-    /** The longest a producer waits for the workers in one call ([4]). */
+    /**
+     * The longest a producer waits for the workers in one call ([4]): so many parks of
+     * BACKLOG_PARK_NANOS (a park may last longer than asked on a busy machine).
+     */
     static final long BACKLOG_WAIT_NANOS = 50_000_000L;
     /** How long a waiting producer parks between looks at its shard's lag ([4]). */
     private static final long BACKLOG_PARK_NANOS = 100_000L;
@@ -208,11 +211,10 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
         if (roles.calledByWorker()) {
             return; // a body that submits: waiting for the workers would wait for itself
         }
-        long start = clock.nanoTime();
-        for (;;) {
-            long now = clock.nanoTime();
-            if (shards.wheelTime(now) - shard.wheelEvent() <= BACKLOG_LAG_NANOS
-                    || now - start >= BACKLOG_WAIT_NANOS) {
+        // Bounded by a count of parks, not by the queue's clock: a manual clock that stands
+        // still must not keep a producer here.
+        for (long parks = 0; parks < BACKLOG_WAIT_NANOS / BACKLOG_PARK_NANOS; parks++) {
+            if (shards.wheelTime(clock.nanoTime()) - shard.wheelEvent() <= BACKLOG_LAG_NANOS) {
                 return;
             }
             roles.unparkLeader();
