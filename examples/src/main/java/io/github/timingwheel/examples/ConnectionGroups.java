@@ -76,12 +76,14 @@ public final class ConnectionGroups {
 
         Connection(WheelScheduledExecutor executor, long requestTimeoutMillis, Runnable onTimeout) {
             this.timers = executor.newGroup();
+            this.idle = timers.scheduleRearmable(this::close, 60, TimeUnit.SECONDS);
+            timers.scheduleWithFixedDelay(() -> { }, 15, 15, TimeUnit.SECONDS); // a keep-alive ping
+            // Armed last: a short request timeout may fire, and close the group, before this
+            // constructor returns; a group refuses new timers once closed.
             timers.schedule(() -> {
                 close(); // from inside the timer: cancels the idle timeout and the keep-alive
                 onTimeout.run();
             }, requestTimeoutMillis, TimeUnit.MILLISECONDS);
-            this.idle = timers.scheduleRearmable(this::close, 60, TimeUnit.SECONDS);
-            timers.scheduleWithFixedDelay(() -> { }, 15, 15, TimeUnit.SECONDS); // a keep-alive ping
         }
 
         void read() {
