@@ -5,8 +5,10 @@ package io.github.timingwheel.core;
  * object. Appending and unlinking are O(1) and allocate nothing; an empty bucket's sentinel
  * points to itself.
  *
- * <p>Order within a bucket is append order, but nothing relies on it: the due heap restores
- * exact (deadline, sequence) order.
+ * <p>Order within a bucket is append order. The bucket notes whether that is also (deadline,
+ * sequence) order ({@link #inOrder}): a level-0 bucket in order is handed to the due nodes as
+ * it is, a list to poll from the front (DueHeap's ordered front); any other is walked into the
+ * due heap, which restores exact order.
  */
 final class Bucket extends TimerNode {
 
@@ -21,8 +23,16 @@ final class Bucket extends TimerNode {
      * empties is reset to 0. The wheel only paces its early cascade by it.
      */
     long count;
+    /**
+     * Whether every node was appended after one it does not precede by (deadline, sequence),
+     * since the bucket was last empty. Unlinking keeps a list in order, so only an append can
+     * clear it, and a bucket that becomes empty sets it again.
+     */
+    boolean inOrder = true;
 
     static final int OVERFLOW = -1;
+    /** The level of DueHeap's ordered front, which is a bucket of no level. */
+    static final int DUE_FRONT = -2;
 
     Bucket(int level, int slot) {
         this.level = level;
@@ -38,6 +48,8 @@ final class Bucket extends TimerNode {
     /** Links {@code node} at the tail. */
     void append(TimerNode node) {
         TimerNode tail = prev;
+        // The tail's line is written below anyway, so this reads nothing extra.
+        inOrder &= tail == this || !DueHeap.precedes(node, tail);
         node.prev = tail;
         node.next = this;
         tail.next = node;
@@ -62,7 +74,7 @@ final class Bucket extends TimerNode {
             return null;
         }
         Bucket emptied = (Bucket) before;
-        emptied.count = 0;
+        emptied.clearCounts();
         return emptied;
     }
 
@@ -100,8 +112,26 @@ final class Bucket extends TimerNode {
         last.next = first;
         prev = this;
         next = this;
-        count = 0;
+        clearCounts();
         return first;
+    }
+
+    /**
+     * Moves every node of {@code from}, which must not be this bucket, to this empty bucket in
+     * O(1), keeping their order, links and count; {@code from} is left empty.
+     */
+    void takeAll(Bucket from) {
+        TimerNode first = from.next;
+        TimerNode last = from.prev;
+        first.prev = this;
+        last.next = this;
+        next = first;
+        prev = last;
+        count = from.count;
+        inOrder = from.inOrder;
+        from.prev = from;
+        from.next = from;
+        from.clearCounts();
     }
 
     /**
@@ -118,12 +148,20 @@ final class Bucket extends TimerNode {
         prev.next = null;
         prev = this;
         next = this;
-        count = 0;
+        clearCounts();
         return first;
+    }
+
+    /** What an empty bucket records: no nodes, so none out of order. */
+    private void clearCounts() {
+        count = 0;
+        inOrder = true;
     }
 
     @Override
     public String toString() {
-        return level == OVERFLOW ? "Bucket[overflow]" : "Bucket[level=" + level + ", slot=" + slot + "]";
+        return level == OVERFLOW ? "Bucket[overflow]"
+                : level == DUE_FRONT ? "Bucket[due front]"
+                : "Bucket[level=" + level + ", slot=" + slot + "]";
     }
 }

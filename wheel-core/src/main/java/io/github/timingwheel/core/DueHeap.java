@@ -7,7 +7,9 @@ import java.util.function.Consumer;
 
 /**
  * The nodes whose tick has come, ordered by (deadline, sequence): a binary min-heap, and beside
- * it a sorted run for the bulk of a tick that came due at once.
+ * it an ordered front (a level-0 bucket that was in order) and a sorted run (the bulk of a tick
+ * that came due at once, out of order). The head ({@link #peek}) is the first of the three
+ * heads.
  *
  * <p>Each node records where it is ({@link TimerNode#heapIndex}): its index in the heap, as the
  * JDK's {@code DelayedWorkQueue} does, so that removing any node is O(log k) for a heap of k
@@ -21,7 +23,16 @@ import java.util.function.Consumer;
  * {@link #RUN_MIN} nodes that finds no run is sorted once, by a radix sort of keys copied from
  * the nodes as they came (DueRun [1]), and then polled from the front. Smaller batches, and
  * batches that come while a run is being polled (a backlog), go into the heap, so the run is
- * never merged into. The head ({@link #peek}) is the smaller of the two heads.
+ * never merged into.
+ *
+ * <p>Why an ordered front. A tick's bucket is in (deadline, sequence) order nearly always (the
+ * bucket notes it as nodes are appended, {@link Bucket#inOrder}): timeouts of one length armed
+ * in turn, a burst armed for one instant. Such a bucket is taken over whole ({@link #adopt}),
+ * its list moved in O(1), and polled from its front: the first node is handed out at once
+ * however many share the tick, and each node is visited once, when it is polled, instead of
+ * once to be walked and sorted and again to be polled. A node there keeps its links and
+ * {@code heapIndex == NOT_IN_HEAP}; it is unlinked when it is polled or cancelled, like any
+ * bucket's node (the wheel's cancel unlinks it without knowing where it is).
  *
  * <p>The heap's array shrinks by half when it falls below a quarter full (amortised O(1)), and
  * the run's array is dropped once the run is polled empty, so a burst that passes through does
@@ -39,6 +50,9 @@ final class DueHeap {
     /** The run being polled, or null. */
     private DueRun run;
 
+    /** The ordered front: a level-0 bucket taken over whole, polled from its first node. */
+    private final Bucket front = new Bucket(Bucket.DUE_FRONT, 0);
+
     /**
      * Nodes added since beginBatch, not yet placed, with their deadlines and sequences copied
      * as they come (DueRun [1]); used only between beginBatch and endBatch.
@@ -49,23 +63,48 @@ final class DueHeap {
     private int batchSize;
     private boolean batching;
 
-    /** Nodes in the heap and the run. */
+    /**
+     * Nodes in the heap, the run and the ordered front; counting the front walks it (a cancel
+     * leaves its count unchanged), so this is for tests and descriptions, not for a poll.
+     */
     int size() {
-        return size + runLive();
+        int inFront = 0;
+        for (TimerNode node = front.next; node != front; node = node.next) {
+            inFront++;
+        }
+        return size + runLive() + inFront;
     }
 
     boolean isEmpty() {
-        return size() == 0;
+        return size == 0 && runLive() == 0 && front.isEmpty();
     }
 
     /** The first node, by (deadline, sequence), or null. */
     TimerNode peek() {
+        TimerNode head = queue[0];
         TimerNode fromRun = run == null ? null : run.peek();
-        TimerNode fromHeap = queue[0];
-        if (fromRun == null) {
-            return fromHeap;
+        if (fromRun != null && (head == null || precedes(fromRun, head))) {
+            head = fromRun;
         }
-        return fromHeap != null && precedes(fromHeap, fromRun) ? fromHeap : fromRun;
+        TimerNode fromFront = front.next;
+        if (fromFront != front && (head == null || precedes(fromFront, head))) {
+            head = fromFront;
+        }
+        return head;
+    }
+
+    /**
+     * Takes over {@code bucket}, a level-0 bucket whose tick has come, as the ordered front if
+     * it is in order and no front is being polled; a front is never merged into.
+     *
+     * @return whether it did; if not, the caller places the bucket's nodes as usual
+     */
+    boolean adopt(Bucket bucket) {
+        if (!bucket.inOrder || bucket.isEmpty() || !front.isEmpty()) {
+            return false;
+        }
+        front.takeAll(bucket);
+        return true;
     }
 
     void add(TimerNode node) {
@@ -140,6 +179,10 @@ final class DueHeap {
             removeAt(index);
             return;
         }
+        if (index == TimerNode.NOT_IN_HEAP) {
+            Bucket.unlink(node); // in the ordered front
+            return;
+        }
         run.remove(runSlotOf(index));
         if (run.live() == 0) {
             run = null; // its arrays go with it
@@ -153,6 +196,9 @@ final class DueHeap {
         }
         if (run != null) {
             run.forEachInOrder(action);
+        }
+        for (TimerNode node = front.next; node != front; node = node.next) {
+            action.accept(node);
         }
     }
 
@@ -174,6 +220,14 @@ final class DueHeap {
                 sink.accept(node);
             });
         }
+        TimerNode node = front.detachAll();
+        while (node != null) {
+            TimerNode following = node.next;
+            node.prev = null;
+            node.next = null;
+            sink.accept(node);
+            node = following;
+        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -194,6 +248,11 @@ final class DueHeap {
             run.forEachInOrder(nodes::add);
         }
         return nodes;
+    }
+
+    /** The ordered front's sentinel. */
+    Bucket front() {
+        return front;
     }
 
     /** Whether {@code node} sits in the run at the place its heapIndex names. */

@@ -335,6 +335,85 @@ class TimingWheelCascadeTest {
     }
 
     /**
+     * A mass expiry ([13]): 200,000 nodes scheduled in turn for one instant, 300 ms ahead,
+     * reach their level-0 bucket in order (partly by pacing, partly by the cascade at the
+     * level-1 slot's start), and the poll at the instant hands out the first of them without
+     * moving any: the bucket becomes the due nodes' front whole. Then a third of them are
+     * cancelled from the front and the rest come out in scheduling order. The mutant: a wheel
+     * that walks the bucket into the heap or a run (DueHeap.adopt returning false) moves all
+     * 200,000 in that poll.
+     */
+    @EveryOrigin
+    void massExpiry_inOrder_firstNodeComesOutWithoutWalkingTheTick(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        long instant = 300 * MS;
+        List<TestNode> scheduled = new ArrayList<>();
+        for (int i = 0; i < 200_000; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, instant);
+            scheduled.add(node);
+        }
+        for (long next; (next = h.wheel.nextEventTime()) < instant; ) {
+            h.advanceTo(next);
+            assertThat(h.wheel.poll(h.clock.nanoTime())).as("nothing due before the instant").isNull();
+        }
+        WheelInvariants.check(h.wheel);
+        h.advanceTo(instant);
+        long movedBefore = h.wheel.movedNodes();
+
+        TestNode first = h.wheel.poll(h.clock.nanoTime());
+
+        assertThat(first).isSameAs(scheduled.get(0));
+        assertThat(h.wheel.movedNodes() - movedBefore).as("nodes moved to hand out the first").isZero();
+        List<TestNode> expected = new ArrayList<>();
+        for (int i = 1; i < scheduled.size(); i++) {
+            if (i % 3 == 0) {
+                assertThat(h.wheel.cancel(scheduled.get(i))).isTrue();
+            } else {
+                expected.add(scheduled.get(i));
+            }
+        }
+        WheelInvariants.check(h.wheel);
+        List<TestNode> fired = new ArrayList<>();
+        pollDue(h, fired);
+        assertThat(fired).containsExactlyElementsOf(expected);
+        assertThat(h.wheel.isEmpty()).isTrue();
+        WheelInvariants.check(h.wheel);
+    }
+
+    /**
+     * A tick's ordered front and the nodes that cascade into the heap and a run at the same
+     * tick come out merged in exact order ([13], [9]): nodes of tick 128 scheduled at tick 0
+     * wait in a level-1 slot that starts at tick 128, in random order; nodes of the same tick
+     * scheduled at tick 100, in deadline order, wait in the tick's level-0 bucket.
+     */
+    @ParameterizedTest(name = "{0} from level 1")
+    @ValueSource(ints = {1, DueHeap.RUN_MIN - 1, DueHeap.RUN_MIN, 3 * DueHeap.RUN_MIN})
+    void orderedFront_andNodesCascadedAtItsTick_comeOutMergedInOrder(int fromLevelOne) {
+        Harness h = new Harness(WheelShape.defaults(), 0L);
+        long tick = h.tickNanos();
+        long tickStart = 128 * tick;
+        SplittableRandom random = h.random();
+        List<TestNode> expected = new ArrayList<>();
+        for (int i = 0; i < fromLevelOne; i++) {
+            expected.add(h.scheduleAt(tickStart + random.nextLong(tick)));
+        }
+        assertThat(locate(h.wheel, expected.get(0))).isEqualTo(1);
+        h.advanceTo(100 * tick);
+        assertThat(h.pollAll()).isEmpty();
+        for (int i = 0; i < 1_000; i++) {
+            expected.add(h.scheduleAt(tickStart + i * (tick / 1_000)));
+        }
+        assertThat(locate(h.wheel, expected.get(expected.size() - 1))).isEqualTo(0);
+
+        h.advanceTo(tickStart + tick);
+        List<TestNode> fired = h.pollAll();
+
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+    }
+
+    /**
      * A cascade walks a bucket from both ends at once and keeps its list order ([12]): the
      * nodes of one tick, scheduled in random order of their deadlines, reach the due run in the
      * order they were scheduled (a run's slot is its arrival index), which DueRun's check for an

@@ -1,5 +1,6 @@
 package io.github.timingwheel.core;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -19,7 +20,8 @@ import java.util.function.Supplier;
  *   <li>Overflow: its ticks have idx_levels(t) > idx_levels(c) + 1 and are at least
  *       overflowMinTick, which is Long.MAX_VALUE when the overflow is empty.
  *   <li>The due heap is a heap by (deadline, sequence), each node's heapIndex is its position,
- *       and every heap node's tick is at most currentTick.
+ *       and every heap node's tick is at most currentTick; the run and the ordered front are
+ *       in that order, their ticks at most currentTick too, the front's links consistent.
  *   <li>Each bucket's count is at least its length, and 0 when it is empty.
  *   <li>Links: each ring is consistent both ways, nodes in a ring are not in the heap, heap nodes
  *       are in no ring, no node is in two places.
@@ -79,7 +81,8 @@ final class WheelInvariants {
         while (!(walk instanceof Bucket)) {
             walk = walk.next;
         }
-        return ((Bucket) walk).level;
+        int level = ((Bucket) walk).level;
+        return level == Bucket.DUE_FRONT ? HEAP : level;
     }
 
     private static void checkRing(TimingWheel<?> wheel, Bucket bucket, Set<TimerNode> seen) {
@@ -154,7 +157,10 @@ final class WheelInvariants {
             }
         }
         List<TimerNode> run = heap.runNodes();
-        require(heap.heapSize() + run.size() == heap.size(), wheel, () -> "heap and run sizes disagree");
+        List<TimerNode> front = frontNodes(wheel, heap.front());
+        require(heap.heapSize() + run.size() + front.size() == heap.size(), wheel,
+                () -> "heap, run and front sizes disagree");
+        require(front.isEmpty() || heap.front().inOrder, wheel, () -> "the front is not marked in order");
         TimerNode previous = null;
         for (TimerNode node : run) {
             require(heap.inRunAtItsIndex(node), wheel, () -> node + " not at its run index");
@@ -164,6 +170,34 @@ final class WheelInvariants {
                     () -> "run order: " + before + " before " + node);
             previous = node;
         }
+        previous = null;
+        for (TimerNode node : front) {
+            require(node.heapIndex == TimerNode.NOT_IN_HEAP, wheel, () -> node + " in the front and the heap");
+            require(seen.add(node), wheel, () -> node + " seen twice");
+            require(tickOf(wheel, node) <= wheel.currentTick(), wheel, () -> node + " in the front before its tick");
+            TimerNode before = previous;
+            require(before == null || !DueHeap.precedes(node, before), wheel,
+                    () -> "front order: " + before + " before " + node);
+            previous = node;
+        }
+    }
+
+    /** The ordered front's nodes in list order, after checking its links both ways. */
+    private static List<TimerNode> frontNodes(TimingWheel<?> wheel, Bucket front) {
+        List<TimerNode> nodes = new ArrayList<>();
+        TimerNode previous = front;
+        long limit = wheel.size() + 1;
+        for (TimerNode walk = front.next; walk != front; walk = walk.next) {
+            TimerNode node = walk;
+            TimerNode before = previous;
+            require(node != null && node.prev == before && --limit > 0, wheel,
+                    () -> "broken front after " + before);
+            nodes.add(node);
+            previous = node;
+        }
+        TimerNode last = previous;
+        require(front.prev == last, wheel, () -> "the front's prev is not its last node " + last);
+        return nodes;
     }
 
     private static void checkDue(TimingWheel<?> wheel, TimerNode node, Set<TimerNode> seen) {
