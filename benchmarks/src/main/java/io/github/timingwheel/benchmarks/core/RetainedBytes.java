@@ -1,10 +1,10 @@
 package io.github.timingwheel.benchmarks.core;
 
+import io.github.timingwheel.benchmarks.subjects.HeapMeter;
 import io.github.timingwheel.core.TimerNode;
 import io.github.timingwheel.core.TimingWheel;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -27,8 +27,8 @@ import org.openjdk.jol.info.ClassLayout;
  * again: (filled - baseline) / count is the retained size of one pending task, node included.
  * Then cancel every task and clear the holder array: whatever the wheel still keeps alive shows
  * as (cancelled - baseline) / count, which should be about 0 (the wheel unlinks at once). Each
- * reading is the heap in use, from {@link MemoryMXBean}, after {@link System#gc()} repeated
- * until two readings agree.
+ * reading is the heap in use after full collections, repeated until it stops shrinking
+ * ({@link HeapMeter}, as the scenarios read it).
  *
  * <h2>Caveats</h2>
  * <ul>
@@ -60,9 +60,8 @@ public final class RetainedBytes {
 
     private static final Runnable NOTHING = () -> { };
     private static final int[] COUNTS = {1_000, 1_000_000, 10_000_000};
-    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         describeJvm();
         System.out.println(ClassLayout.parseClass(TimerNode.class).toPrintable());
         System.out.println(ClassLayout.parseClass(Task.class).toPrintable());
@@ -81,21 +80,21 @@ public final class RetainedBytes {
         }
     }
 
-    private static void measure(int count, long taskSize, boolean print) {
+    private static void measure(int count, long taskSize, boolean print) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(42);
         long minDelay = TimeUnit.MINUTES.toNanos(1);
         long maxDelay = TimeUnit.MINUTES.toNanos(60);
 
         Task[] tasks = new Task[count];
         TimingWheel<Task> wheel = new TimingWheel<>(0L);
-        long baseline = usedAfterGc();
+        long baseline = HeapMeter.retainedBytes();
 
         for (int i = 0; i < count; i++) {
             Task task = new Task(NOTHING);
             tasks[i] = task;
             wheel.schedule(task, random.nextLong(minDelay, maxDelay + 1));
         }
-        long filled = usedAfterGc();
+        long filled = HeapMeter.retainedBytes();
         if (wheel.size() != count) {
             throw new IllegalStateException("size after fill: " + wheel.size());
         }
@@ -106,7 +105,7 @@ public final class RetainedBytes {
             }
         }
         Arrays.fill(tasks, null);
-        long cancelled = usedAfterGc();
+        long cancelled = HeapMeter.retainedBytes();
         if (!wheel.isEmpty()) {
             throw new IllegalStateException("size after cancel: " + wheel.size());
         }
@@ -118,20 +117,6 @@ public final class RetainedBytes {
         double perTask = (double) (filled - baseline) / count;
         System.out.printf("%,12d %,16d %16.2f %16.2f %18.3f%n", count, filled - baseline, perTask,
                 perTask - taskSize, (double) (cancelled - baseline) / count);
-    }
-
-    /** Heap in use after System.gc(), repeated until two readings agree (at most 10 times). */
-    private static long usedAfterGc() {
-        long previous = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 10; attempt++) {
-            System.gc();
-            long used = MEMORY.getHeapMemoryUsage().getUsed();
-            if (used == previous) {
-                return used;
-            }
-            previous = used;
-        }
-        return previous;
     }
 
     private static void describeJvm() {

@@ -1,13 +1,11 @@
 package io.github.timingwheel.benchmarks.executor;
 
+import io.github.timingwheel.benchmarks.subjects.SchedulerThreads;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -59,14 +57,8 @@ public final class PairCpu {
     }
 
     private static void runRound(String subject, int producers, int pairs, int round) throws Exception {
-        List<Thread> workers = new CopyOnWriteArrayList<>();
-        ThreadFactory factory = runnable -> {
-            Thread t = new Thread(runnable);
-            t.setDaemon(true);
-            workers.add(t);
-            return t;
-        };
-        try (TimerSubject timers = TimerSubject.create(subject, factory)) {
+        SchedulerThreads workers = new SchedulerThreads("pair");
+        try (TimerSubject timers = TimerSubject.create(subject, workers)) {
             awaitFired(timers, TimeUnit.MILLISECONDS.toNanos(1)); // workers started
             long[] producerCpu = new long[producers];
             CyclicBarrier start = new CyclicBarrier(producers + 1);
@@ -76,7 +68,7 @@ public final class PairCpu {
                 threads[p] = new Thread(() -> producerCpu[index] = churn(timers, pairs, start));
                 threads[p].start();
             }
-            long workerCpuBefore = cpuOf(workers);
+            long workerCpuBefore = workers.cpuNanos();
             start.await();
             long startNanos = System.nanoTime();
             for (Thread t : threads) {
@@ -84,7 +76,7 @@ public final class PairCpu {
             }
             awaitFired(timers, 0L); // absorbed
             long wallNanos = System.nanoTime() - startNanos;
-            long workerCpu = cpuOf(workers) - workerCpuBefore;
+            long workerCpu = workers.cpuNanos() - workerCpuBefore;
             long producersCpu = 0;
             for (long cpu : producerCpu) {
                 producersCpu += cpu;
@@ -135,16 +127,5 @@ public final class PairCpu {
             }
         }
         return THREADS.getCurrentThreadCpuTime() - before;
-    }
-
-    private static long cpuOf(List<Thread> threads) {
-        long sum = 0;
-        for (Thread t : threads) {
-            long cpu = THREADS.getThreadCpuTime(t.getId());
-            if (cpu > 0) {
-                sum += cpu;
-            }
-        }
-        return sum;
     }
 }

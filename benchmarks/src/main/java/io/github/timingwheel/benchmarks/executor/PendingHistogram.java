@@ -1,19 +1,17 @@
 package io.github.timingwheel.benchmarks.executor;
 
-import io.github.timingwheel.executor.WheelScheduledExecutor;
-import io.github.timingwheel.executor.WheelTimer;
-import io.netty.util.Timeout;
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 
 /**
  * What a pending timer costs, counted object by object: {@code timers} timers armed 1 to 60 min
- * out on one scheduler, then the JVM's class histogram of live objects (the
+ * out on one scheduler ({@code wheel-executor} or {@code wheel-timer}, as {@link TimerSubject}
+ * makes them), then the JVM's class histogram of live objects (the
  * {@code GC.class_histogram} diagnostic command, run in-process after a full collection), of
  * which the program prints the lines of 1 MB or more, and the bytes of all the library's classes
  * together (the wheels, shards, executor and tasks; this program's own lambdas left out) per
@@ -46,23 +44,9 @@ public final class PendingHistogram {
         int timers = Integer.parseInt(args[1]);
         SplittableRandom random = new SplittableRandom(1);
         List<Object> handles = new ArrayList<>(timers);
-        Runnable cancelAll;
-        AutoCloseable scheduler;
-        if (args[0].equals("wheel-executor")) {
-            WheelScheduledExecutor executor = WheelScheduledExecutor.builder().workers(2).build();
-            Runnable body = () -> { };
-            for (int i = 0; i < timers; i++) {
-                handles.add(executor.schedule(body, delayMillis(random), TimeUnit.MILLISECONDS));
-            }
-            cancelAll = () -> handles.forEach(h -> ((ScheduledFuture<?>) h).cancel(false));
-            scheduler = executor;
-        } else {
-            WheelTimer timer = WheelTimer.builder().build();
-            for (int i = 0; i < timers; i++) {
-                handles.add(timer.newTimeout(timeout -> { }, delayMillis(random), TimeUnit.MILLISECONDS));
-            }
-            cancelAll = () -> handles.forEach(h -> ((Timeout) h).cancel());
-            scheduler = timer::stop;
+        TimerSubject scheduler = TimerSubject.create(args[0]);
+        for (int i = 0; i < timers; i++) {
+            handles.add(scheduler.arm(TimerSubject.NOOP, TimeUnit.MILLISECONDS.toNanos(delayMillis(random))));
         }
         String histogram = classHistogram();
         long libraryBytes = 0;
@@ -84,7 +68,7 @@ public final class PendingHistogram {
         }
         System.out.printf("all the library's classes: %,d bytes, %.2f bytes per pending timer%n", libraryBytes,
                 (double) libraryBytes / timers);
-        cancelAll.run();
+        handles.forEach(scheduler::cancel);
         scheduler.close();
     }
 

@@ -1,16 +1,14 @@
 package io.github.timingwheel.benchmarks.executor;
 
-import io.github.timingwheel.benchmarks.scenarios.SchedulerThreads;
-import io.github.timingwheel.executor.WheelScheduledExecutor;
-import io.github.timingwheel.executor.WheelTimer;
-import io.netty.util.HashedWheelTimer;
+import io.github.timingwheel.benchmarks.subjects.SchedulerThreads;
+import io.github.timingwheel.benchmarks.subjects.Summary;
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -55,8 +53,9 @@ public final class SameInstantBurst {
     private static final long DEFAULT_AHEAD_MS = 200;
     /** The first start is not yet known. */
     private static final long NOT_YET = Long.MIN_VALUE;
-    private static final List<String> SUBJECTS = List.of("wheel-executor 1 worker", "wheel-executor 2 workers",
-            "wheel-timer tolerance 0", "netty-hwt-1ms", "jdk-stpe 1 thread");
+    /** Our executor with 1 and 2 workers, our timer with no tolerance, Netty's 1 ms timer, the JDK's with 1 thread. */
+    private static final List<String> SUBJECTS =
+            List.of("wheel-executor-1", "wheel-executor", "wheel-timer-tolerance-0", "netty-hwt-1ms", "jdk-stpe-1");
 
     private SameInstantBurst() {
     }
@@ -98,7 +97,7 @@ public final class SameInstantBurst {
         System.out.printf("%nmedians of %d rounds (lowest..highest); per timer in ns, the first start in µs after"
                 + " the instant%n", rounds - 1);
         perTimer.forEach((label, figures) -> System.out.printf("%-35s wall %s   CPU %s   first %s%n", label,
-                Medians.withRange(figures, 0), Medians.withRange(figures, 1), Medians.withRange(figures, 2)));
+                Summary.withRange(figures, 0), Summary.withRange(figures, 1), Summary.withRange(figures, 2)));
     }
 
     /**
@@ -110,50 +109,21 @@ public final class SameInstantBurst {
     private static double[] fireAll(String subject, int timers, long[] offsets, long aheadNanos) throws Exception {
         CountDownLatch ran = new CountDownLatch(timers);
         AtomicLong firstStart = new AtomicLong(NOT_YET);
-        Runnable body = () -> {
-            if (firstStart.get() == NOT_YET) {
-                firstStart.compareAndSet(NOT_YET, System.nanoTime());
+        TimerSubject.Task body = new TimerSubject.Task() {
+            @Override
+            public void run() {
+                if (firstStart.get() == NOT_YET) {
+                    firstStart.compareAndSet(NOT_YET, System.nanoTime());
+                }
+                ran.countDown();
             }
-            ran.countDown();
         };
         SchedulerThreads threads = new SchedulerThreads("burst");
-        long instant = System.nanoTime() + aheadNanos;
-        AutoCloseable scheduler;
-        switch (subject) {
-            case "wheel-executor 1 worker", "wheel-executor 2 workers" -> {
-                WheelScheduledExecutor executor = WheelScheduledExecutor.builder()
-                        .workers(subject.endsWith("1 worker") ? 1 : 2).threadFactory(threads).build();
-                for (int i = 0; i < timers; i++) {
-                    executor.schedule(body, instant + offsets[i] - System.nanoTime(), TimeUnit.NANOSECONDS);
-                }
-                scheduler = executor;
+        try (TimerSubject scheduler = TimerSubject.create(subject, threads)) {
+            long instant = System.nanoTime() + aheadNanos;
+            for (int i = 0; i < timers; i++) {
+                scheduler.arm(body, instant + offsets[i] - System.nanoTime());
             }
-            case "wheel-timer tolerance 0" -> {
-                WheelTimer timer = WheelTimer.builder().tolerance(0, TimeUnit.MILLISECONDS).threadFactory(threads)
-                        .build();
-                for (int i = 0; i < timers; i++) {
-                    timer.newTimeout(timeout -> body.run(), instant + offsets[i] - System.nanoTime(),
-                            TimeUnit.NANOSECONDS);
-                }
-                scheduler = timer::stop;
-            }
-            case "jdk-stpe 1 thread" -> {
-                ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
-                for (int i = 0; i < timers; i++) {
-                    executor.schedule(body, instant + offsets[i] - System.nanoTime(), TimeUnit.NANOSECONDS);
-                }
-                scheduler = executor::shutdownNow;
-            }
-            default -> {
-                HashedWheelTimer timer = new HashedWheelTimer(threads, 1, TimeUnit.MILLISECONDS);
-                for (int i = 0; i < timers; i++) {
-                    timer.newTimeout(timeout -> body.run(), instant + offsets[i] - System.nanoTime(),
-                            TimeUnit.NANOSECONDS);
-                }
-                scheduler = timer::stop;
-            }
-        }
-        try {
             boolean armedLate = System.nanoTime() - instant > 0 || firstStart.get() != NOT_YET;
             long cpuBefore = threads.cpuNanos();
             if (!ran.await(60, TimeUnit.SECONDS)) {
@@ -163,9 +133,6 @@ public final class SameInstantBurst {
             long cpu = threads.cpuNanos() - cpuBefore;
             double firstMicros = (firstStart.get() - instant) / 1e3;
             return new double[] {(double) wall / timers, (double) cpu / timers, firstMicros, armedLate ? 1 : 0};
-        } finally {
-            scheduler.close();
         }
     }
-
 }

@@ -1,14 +1,16 @@
 package io.github.timingwheel.benchmarks.executor;
 
+import io.github.timingwheel.benchmarks.subjects.HeapMeter;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The heap an executor holds for its shards: 20 executors of 1, 4, 16 and 64 shards each (one
- * worker, nothing scheduled), heap in use after System.gc() before and after making them, per
- * executor; twice over, so that the second pass shows the first one's noise. The cost of one
- * shard is the difference between two counts over the difference in shards.
+ * worker, nothing scheduled), heap in use after full collections ({@link HeapMeter}) before and
+ * after making them, per executor; twice over, so that the second pass shows the first one's
+ * noise. The cost of one shard is the difference between two counts over the difference in
+ * shards.
  *
  * <p>Run: {@code java -Xmx1g -cp benchmarks/target/benchmarks.jar
  * io.github.timingwheel.benchmarks.executor.ShardCost}
@@ -21,7 +23,7 @@ public final class ShardCost {
     private ShardCost() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         for (int pass = 1; pass <= 2; pass++) {
             long oneShard = 0;
             for (int shards : SHARDS) {
@@ -37,22 +39,14 @@ public final class ShardCost {
         }
     }
 
-    private static long heldPerExecutor(int shards) {
-        long before = usedAfterGc();
+    private static long heldPerExecutor(int shards) throws InterruptedException {
+        long before = HeapMeter.retainedBytes();
         List<WheelScheduledExecutor> executors = new ArrayList<>();
         for (int i = 0; i < EXECUTORS; i++) {
             executors.add(WheelScheduledExecutor.builder().workers(1).shards(shards).daemon(true).build());
         }
-        long held = (usedAfterGc() - before) / EXECUTORS;
+        long held = (HeapMeter.retainedBytes() - before) / EXECUTORS;
         executors.forEach(WheelScheduledExecutor::shutdownNow);
         return held;
-    }
-
-    private static long usedAfterGc() {
-        for (int i = 0; i < 5; i++) {
-            System.gc();
-        }
-        Runtime runtime = Runtime.getRuntime();
-        return runtime.totalMemory() - runtime.freeMemory();
     }
 }

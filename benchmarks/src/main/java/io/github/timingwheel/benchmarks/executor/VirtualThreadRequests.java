@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.executor;
 
+import io.github.timingwheel.benchmarks.subjects.Summary;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ public final class VirtualThreadRequests {
         }
         System.out.printf("%nmedians of %d rounds (lowest..highest), ns per request beyond 'none'%n", rounds - 1);
         perRequest.forEach((subject, values) -> System.out.printf("%-18s CPU %s   wall %s   bytes %s%n", subject,
-                Medians.withRange(values, 0), Medians.withRange(values, 1), Medians.withRange(values, 2)));
+                Summary.withRange(values, 0), Summary.withRange(values, 1), Summary.withRange(values, 2)));
         System.exit(0); // Netty's timer thread is not a daemon
     }
 

@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.SchedulerThreads;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.List;
 import java.util.SplittableRandom;

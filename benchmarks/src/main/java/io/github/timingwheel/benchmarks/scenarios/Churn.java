@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.HeapMeter;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,7 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.HeapMeter;
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import io.github.timingwheel.executor.TaskGroup;
 import io.github.timingwheel.executor.TimeoutGroup;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
@@ -211,22 +213,15 @@ public final class GroupChurn {
                 case "wheel-serial-group" -> new GroupSubject(wheelExecutor(), true);
                 case "wheel-timeout-group" -> new TimeoutGroupSubject(
                         WheelTimer.builder().workers(2).daemon(true).build());
-                case "jdk-stpe-futures" -> {
-                    ScheduledThreadPoolExecutor jdk = new ScheduledThreadPoolExecutor(2, runnable -> {
-                        Thread thread = new Thread(runnable, "stpe-worker");
-                        thread.setDaemon(true);
-                        return thread;
-                    });
-                    jdk.setRemoveOnCancelPolicy(true);
-                    yield new FutureSetSubject(jdk);
-                }
+                case "jdk-stpe-futures" -> new FutureSetSubject(TimerSubject.scheduledExecutor("jdk-stpe"));
                 case "wheel-futures" -> new FutureSetSubject(wheelExecutor());
                 default -> throw new IllegalArgumentException("unknown subject: " + name + "; one of " + SUBJECTS);
             };
         }
 
+        /** Our executor as the scenarios' {@code wheel-executor} subject is made: two workers. */
         private static WheelScheduledExecutor wheelExecutor() {
-            return WheelScheduledExecutor.builder().workers(2).daemon(true).build();
+            return (WheelScheduledExecutor) TimerSubject.scheduledExecutor("wheel-executor");
         }
 
         @Override

@@ -1,7 +1,7 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.Summary;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -51,13 +51,9 @@ public final class LatenessFloor {
         String[] names = {"p50", "p99", "p99.9", "max"};
         StringBuilder medians = new StringBuilder("median of " + rounds + " rounds:");
         for (int i = 0; i < names.length; i++) {
-            List<Long> column = new ArrayList<>();
-            for (long[] r : results) {
-                column.add(r[i]);
-            }
-            Collections.sort(column);
-            medians.append(String.format("  %s %,d (%,d..%,d)", names[i], column.get(column.size() / 2),
-                    column.get(0), column.get(column.size() - 1)));
+            int column = i;
+            medians.append("  ").append(names[i]).append(' ').append(Summary.withRange(
+                    results.stream().mapToDouble(r -> r[column]).sorted().toArray(), "%,.0f"));
         }
         System.out.println(medians.append(" µs"));
     }

@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.Summary;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ final class MachineNoise {
     /** A line such as "noise: 21 ms per calibration run, spread 3.2% (6 runs); load 0.4 -> 2.1". */
     String summary() {
         double[] sorted = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        double median = Results.median(sorted);
+        double median = Summary.median(sorted);
         double spread = sorted.length == 0 ? Double.NaN : (sorted[sorted.length - 1] - sorted[0]) / median * 100;
         return String.format("machine noise: calibration %.0f ms median, spread %.1f%% over %d runs;"
                         + " load average %.2f -> %.2f (%d CPUs)",

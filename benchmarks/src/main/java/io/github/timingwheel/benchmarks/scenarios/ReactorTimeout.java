@@ -1,11 +1,11 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
-import io.github.timingwheel.executor.WheelScheduledExecutor;
+import io.github.timingwheel.benchmarks.subjects.Summary;
+import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import reactor.core.publisher.Mono;
@@ -48,6 +48,10 @@ public final class ReactorTimeout {
     private static final String[] SUBJECTS = {"wheel-executor", "jdk-stpe"};
     private static final long DEFAULT_PACE_MICROS = 20;
 
+    private static double median(long[][] rounds, int column) {
+        return Summary.median(Arrays.stream(rounds).mapToDouble(r -> r[column]).sorted().toArray());
+    }
+
     private ReactorTimeout() {
     }
 
@@ -83,7 +87,7 @@ public final class ReactorTimeout {
                 rounds, SUBSCRIPTIONS, paceNanos > 0 ? "one every " + paceNanos / 1_000 + " µs" : "unpaced",
                 TIMEOUT.toMillis(), fresh ? "a new executor every round" : "one executor for all rounds");
         for (int s = 0; s < SUBJECTS.length; s++) {
-            System.out.printf("%-15s p50 %6d µs  p99 %6d µs  max %6d µs  armed in %6d µs%n", SUBJECTS[s],
+            System.out.printf("%-15s p50 %6.0f µs  p99 %6.0f µs  max %6.0f µs  armed in %6.0f µs%n", SUBJECTS[s],
                     median(results[s], 0), median(results[s], 1), median(results[s], 2), median(results[s], 3));
         }
     }
@@ -94,9 +98,7 @@ public final class ReactorTimeout {
         final Scheduler scheduler;
 
         Subject(String name) {
-            executor = name.equals("jdk-stpe")
-                    ? new ScheduledThreadPoolExecutor(2)
-                    : WheelScheduledExecutor.builder().workers(2).build();
+            executor = TimerSubject.scheduledExecutor(name);
             scheduler = Schedulers.fromExecutorService(executor);
         }
 
@@ -134,10 +136,5 @@ public final class ReactorTimeout {
             return new long[] {lateness.getValueAtPercentile(50), lateness.getValueAtPercentile(99),
                 lateness.getMaxValue(), armingNanos / 1_000L};
         }
-    }
-
-    private static long median(long[][] rounds, int column) {
-        long[] values = Arrays.stream(rounds).mapToLong(r -> r[column]).sorted().toArray();
-        return values[values.length / 2];
     }
 }

@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.Summary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.Map;
 
 /**
  * The values of every round of one scenario, by row (a subject, or a subject at one size) and
- * column, and the table that summarises them: the median of the rounds and their spread.
+ * column, and the table that summarises them: the median of the rounds and their spread
+ * ({@link Summary}).
  */
 final class Results {
 
@@ -68,26 +70,7 @@ final class Results {
     }
 
     private static String cell(Column column, List<Double> values) {
-        if (values.isEmpty()) {
-            return "-";
-        }
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        String median = column.format(median(sorted));
-        if (sorted.length == 1) {
-            return median;
-        }
-        return median + " (" + column.format(sorted[0]) + ".." + column.format(sorted[sorted.length - 1]) + ")";
-    }
-
-    static double median(double[] sorted) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    static double median(List<Double> values) {
-        return median(values.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+        return Summary.withRange(sorted, column.pattern());
     }
 }

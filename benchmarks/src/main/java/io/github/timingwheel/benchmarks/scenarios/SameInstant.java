@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.SchedulerThreads;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,10 +25,10 @@ import java.util.concurrent.atomic.LongAdder;
  * over the whole tick before it runs any of it makes the first timer wait for all of that, a
  * wait that grows with the number due, where a bounded step would start the first within its
  * tick. {@link io.github.timingwheel.benchmarks.executor.SameInstantBurst} is the same
- * measurement as a program of its own, on its own fixed configurations (our timer with no
- * tolerance, the JDK's executor with one thread); this one runs on the runner's subjects, as
- * they come (our {@code WheelTimer} with its default tolerance, which may start a timer up to that
- * much late on purpose).
+ * measurement as a program of its own, on subjects of its own choosing (among them
+ * {@code wheel-timer-tolerance-0} and {@code jdk-stpe-1}); this one runs on the runner's
+ * subjects, as they are given (our {@code WheelTimer} with its default tolerance, which may
+ * start a timer up to that much late on purpose).
  *
  * <p>The body adds one to a striped counter, and notes the first start with one read of a shared
  * word (a compare-and-set only while no start is noted) and the last with a striped maximum; a

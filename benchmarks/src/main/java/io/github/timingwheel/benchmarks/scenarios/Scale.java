@@ -1,5 +1,6 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
+import io.github.timingwheel.benchmarks.subjects.Summary;
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
 import java.util.Arrays;
 import java.util.List;
@@ -59,7 +60,7 @@ final class Scale implements Scenario {
         double smallest = Double.NaN;
         for (int count : warmUp ? new int[] {counts[0]} : counts) {
             double[] nanos = nanosPerPair(subject, count, warmUp ? 1 : blocks);
-            double median = Results.median(nanos);
+            double median = Summary.median(nanos);
             if (Double.isNaN(smallest)) {
                 smallest = median;
             }

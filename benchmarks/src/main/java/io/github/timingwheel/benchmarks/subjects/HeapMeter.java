@@ -1,10 +1,10 @@
-package io.github.timingwheel.benchmarks.scenarios;
+package io.github.timingwheel.benchmarks.subjects;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 
 /** Heap in use after full collections: the retained size of what is still reachable. */
-final class HeapMeter {
+public final class HeapMeter {
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
@@ -12,7 +12,7 @@ final class HeapMeter {
     }
 
     /** Collects until the used heap stops shrinking (at most a few rounds) and returns it. */
-    static long retainedBytes() throws InterruptedException {
+    public static long retainedBytes() throws InterruptedException {
         long previous = Long.MAX_VALUE;
         long used = usedAfterGc();
         for (int round = 0; round < 5 && used < previous; round++) {

@@ -1,4 +1,4 @@
-package io.github.timingwheel.benchmarks.scenarios;
+package io.github.timingwheel.benchmarks.subjects;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -65,7 +65,7 @@ public final class SchedulerThreads implements ThreadFactory {
      * where that cannot be read (not Linux). Threads made later count from 0, threads that ended
      * drop out: read it while the scheduler runs, and its thread set does not change.
      */
-    long voluntaryContextSwitches() {
+    public long voluntaryContextSwitches() {
         if (!Files.isDirectory(TASKS)) {
             return -1L;
         }

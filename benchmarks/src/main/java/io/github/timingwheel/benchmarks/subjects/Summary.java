@@ -1,23 +1,63 @@
-package io.github.timingwheel.benchmarks.executor;
+package io.github.timingwheel.benchmarks.subjects;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
-/** The summary line the plain-main benchmarks here print for a figure over their rounds. */
-final class Medians {
+/**
+ * How every benchmark here sums up its rounds: the median, with the lowest and highest value
+ * beside it. The scenario runner's tables and the plain programs' closing lines use it alike,
+ * so that "median (lowest..highest)" means one thing wherever it is printed.
+ */
+public final class Summary {
 
-    private Medians() {
+    private Summary() {
     }
 
-    /** "median (lowest..highest)" of column {@code column} of each round's figures, rounded. */
-    static String withRange(List<double[]> rounds, int column) {
-        List<Double> values = new ArrayList<>();
-        for (double[] round : rounds) {
-            values.add(round[column]);
+    /** The median of {@code sorted} (the mean of the middle two if even); NaN if empty. */
+    public static double median(double[] sorted) {
+        if (sorted.length == 0) {
+            return Double.NaN;
         }
-        Collections.sort(values);
-        return String.format("%,.0f (%,.0f..%,.0f)", values.get(values.size() / 2), values.get(0),
-                values.get(values.size() - 1));
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    /** The median of {@code values}, in any order. */
+    public static double median(List<Double> values) {
+        return median(values.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+    }
+
+    /**
+     * "median (lowest..highest)" of column {@code column} of each round's figures, rounded to
+     * whole numbers with thousands separated; just the value after one round.
+     */
+    public static String withRange(List<double[]> rounds, int column) {
+        double[] sorted = rounds.stream().mapToDouble(round -> round[column]).sorted().toArray();
+        return withRange(sorted, "%,.0f");
+    }
+
+    /**
+     * "median (lowest..highest)" of {@code sorted}, each printed with {@code format} (one
+     * {@code double}, NaN as "-"); just the value after one round, "-" after none.
+     */
+    public static String withRange(double[] sorted, String format) {
+        if (sorted.length == 0) {
+            return "-";
+        }
+        String median = format(format, median(sorted));
+        if (sorted.length == 1) {
+            return median;
+        }
+        return median + " (" + format(format, sorted[0]) + ".." + format(format, sorted[sorted.length - 1]) + ")";
+    }
+
+    /** {@code value} printed with {@code format}; "-" for NaN, a value the subject could not give. */
+    public static String format(String format, double value) {
+        return Double.isNaN(value) ? "-" : String.format(format, value);
+    }
+
+    /** {@link #withRange(double[], String)} of values in any order. */
+    public static String withRange(List<Double> values, String format) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return withRange(sorted, format);
     }
 }

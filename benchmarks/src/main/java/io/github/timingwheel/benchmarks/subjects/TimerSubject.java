@@ -1,6 +1,5 @@
 package io.github.timingwheel.benchmarks.subjects;
 
-import io.github.timingwheel.benchmarks.scenarios.SchedulerThreads;
 import io.github.timingwheel.executor.WheelScheduledExecutor;
 import io.github.timingwheel.executor.WheelTimer;
 import io.netty.util.HashedWheelTimer;
@@ -31,7 +30,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Our executor comes as {@code wheel-executor} (2 workers), {@code wheel-executor-1} (1
  * worker) and {@code wheel-executor-default} (the builder's default number of workers, one per
- * processor). {@code jdk-fjp} is {@code new ForkJoinPool(2)} used as a
+ * processor); our timer as {@code wheel-timer} (its default tolerance) and
+ * {@code wheel-timer-tolerance-0}; the JDK's as {@code jdk-stpe} (2 threads) and
+ * {@code jdk-stpe-1} (1 thread). {@code jdk-fjp} is {@code new ForkJoinPool(2)} used as a
  * {@code ScheduledExecutorService}, which it is from JDK 25 on (its {@code schedule} goes to the
  * pool's delay scheduler thread, which relays due tasks to the pool); on an earlier JDK,
  * {@link #create} throws {@link Unavailable} for it, and the runner skips it with a note.
@@ -41,8 +42,8 @@ public abstract class TimerSubject implements AutoCloseable {
     /** Every subject, in the order tables show them. */
     public static final List<String> NAMES = List.of(
             "wheel-executor", "wheel-executor-1shard", "wheel-executor-8shards", "wheel-executor-16shards", "wheel-executor-1",
-            "wheel-executor-default", "jdk-stpe", "jdk-fjp", "wheel-timer", "netty-hwt-1ms", "netty-hwt-100ms",
-            "baseline-executor", "baseline-timer");
+            "wheel-executor-default", "jdk-stpe", "jdk-stpe-1", "jdk-fjp", "wheel-timer", "wheel-timer-tolerance-0",
+            "netty-hwt-1ms", "netty-hwt-100ms", "baseline-executor", "baseline-timer");
 
     private final String name;
 
@@ -90,30 +91,18 @@ public abstract class TimerSubject implements AutoCloseable {
 
     /**
      * Creates the subject called {@code name} (one of {@link #NAMES}), with two workers for the
-     * executors and one thread for the timers, as each is commonly configured.
+     * executors and one thread for the timers, as each is commonly configured, unless the name
+     * says otherwise.
      */
     public static TimerSubject create(String name, ThreadFactory threads) {
         return switch (name) {
-            case "wheel-executor" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .workers(2).threadFactory(threads).build());
-            case "wheel-executor-1shard" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .workers(2).shards(1).threadFactory(threads).build());
-            case "wheel-executor-8shards" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .workers(2).shards(8).threadFactory(threads).build());
-            case "wheel-executor-16shards" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .workers(2).shards(16).threadFactory(threads).build());
-            case "wheel-executor-1" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .workers(1).threadFactory(threads).build());
-            case "wheel-executor-default" -> new ExecutorSubject(name, WheelScheduledExecutor.builder()
-                    .threadFactory(threads).build());
-            case "jdk-fjp" -> new ExecutorSubject(name, forkJoinPool(threads));
-            case "jdk-stpe" -> {
-                ScheduledThreadPoolExecutor jdk = new ScheduledThreadPoolExecutor(2, threads);
-                jdk.setRemoveOnCancelPolicy(true);
-                yield new ExecutorSubject(name, jdk);
-            }
             case "wheel-timer" -> {
                 WheelTimer timer = WheelTimer.builder().threadFactory(threads).build();
+                yield new TimerAdapter(name, timer, timer::pendingTimeouts);
+            }
+            case "wheel-timer-tolerance-0" -> {
+                WheelTimer timer = WheelTimer.builder().tolerance(0, TimeUnit.MILLISECONDS).threadFactory(threads)
+                        .build();
                 yield new TimerAdapter(name, timer, timer::pendingTimeouts);
             }
             case "netty-hwt-1ms" -> {
@@ -124,13 +113,49 @@ public abstract class TimerSubject implements AutoCloseable {
                 HashedWheelTimer timer = new HashedWheelTimer(threads);
                 yield new TimerAdapter(name, timer, timer::pendingTimeouts);
             }
-            case "baseline-executor" -> new ExecutorSubject(name, Baseline.executor(threads));
             case "baseline-timer" -> {
                 Timer timer = Baseline.timer(threads);
                 yield new TimerAdapter(name, timer, Baseline.pendingTimeouts(timer));
             }
-            default -> throw new IllegalArgumentException("unknown subject: " + name + ", expected one of " + NAMES);
+            default -> new ExecutorSubject(name, scheduledExecutor(name, threads));
         };
+    }
+
+    /**
+     * The executor of the subject called {@code name}, for a benchmark that drives a
+     * {@code ScheduledExecutorService} itself (a Reactor scheduler over it, a task group): made
+     * as {@link #create} makes it.
+     *
+     * @throws IllegalArgumentException if {@code name} is not an executor's (a timer's, or unknown)
+     */
+    public static ScheduledExecutorService scheduledExecutor(String name, ThreadFactory threads) {
+        return switch (name) {
+            case "wheel-executor" -> WheelScheduledExecutor.builder().workers(2).threadFactory(threads).build();
+            case "wheel-executor-1shard" -> WheelScheduledExecutor.builder()
+                    .workers(2).shards(1).threadFactory(threads).build();
+            case "wheel-executor-8shards" -> WheelScheduledExecutor.builder()
+                    .workers(2).shards(8).threadFactory(threads).build();
+            case "wheel-executor-16shards" -> WheelScheduledExecutor.builder()
+                    .workers(2).shards(16).threadFactory(threads).build();
+            case "wheel-executor-1" -> WheelScheduledExecutor.builder().workers(1).threadFactory(threads).build();
+            case "wheel-executor-default" -> WheelScheduledExecutor.builder().threadFactory(threads).build();
+            case "jdk-fjp" -> forkJoinPool(threads);
+            case "jdk-stpe", "jdk-stpe-1" -> {
+                ScheduledThreadPoolExecutor jdk = new ScheduledThreadPoolExecutor(name.equals("jdk-stpe") ? 2 : 1,
+                        threads);
+                jdk.setRemoveOnCancelPolicy(true);
+                yield jdk;
+            }
+            case "baseline-executor" -> Baseline.executor(threads);
+            default -> throw new IllegalArgumentException(NAMES.contains(name)
+                    ? name + " is a timer, not an executor"
+                    : "unknown subject: " + name + ", expected one of " + NAMES);
+        };
+    }
+
+    /** {@link #scheduledExecutor(String, ThreadFactory)} with daemon threads. */
+    public static ScheduledExecutorService scheduledExecutor(String name) {
+        return scheduledExecutor(name, daemons(name));
     }
 
     /** A subject that this JVM cannot make (the JDK's {@code ForkJoinPool} before JDK 25). */
@@ -166,11 +191,16 @@ public abstract class TimerSubject implements AutoCloseable {
 
     /** Daemon threads, so that a benchmark that fails cannot hang its JVM. */
     public static TimerSubject create(String name) {
-        return create(name, runnable -> {
+        return create(name, daemons(name));
+    }
+
+    /** Daemon threads named {@code <name>-worker}. */
+    private static ThreadFactory daemons(String name) {
+        return runnable -> {
             Thread thread = new Thread(runnable, name + "-worker");
             thread.setDaemon(true);
             return thread;
-        });
+        };
     }
 
     /**
