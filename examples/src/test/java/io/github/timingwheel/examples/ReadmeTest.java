@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -92,14 +91,6 @@ class ReadmeTest {
     }
 
     @Test
-    void jdkReplacement() {
-        ScheduledExecutorService timers = WheelScheduledExecutor.newScheduledThreadPool(2); // was Executors.newScheduledThreadPool(2)
-        // ...
-        timers.shutdown();                               // as with the JDK's: the workers are not daemons
-        assertThat(timers.isShutdown()).isTrue();
-    }
-
-    @Test
     void nettyTimer() {
         Timer timer = new WheelTimer();                  // was new HashedWheelTimer(...): one worker, 2 ms tolerance
         timer.newTimeout(t -> channel.close(), 30, TimeUnit.SECONDS);
@@ -110,58 +101,35 @@ class ReadmeTest {
     }
 
     @Test
-    void groupsAndMetricsAndMicrometer() {
+    void groupAndIdleTimeoutThenMetricsAndMicrometer() {
         try (WheelScheduledExecutor timers = WheelScheduledExecutor.builder().workers(2).build()) {
-            groups(timers);
-            assertThat(metrics(timers)).startsWith("timingwheel-");
-            micrometer(timers);
+            RearmableFuture<Void> idle = connection(timers);
+            assertThat(idle.isCancelled()).isTrue();
+            assertThat(idle.touch()).isFalse();
+            metricsAndMicrometer(timers);
             assertThat(registry.get("timingwheel.cancelled").tag("service", "orders")
                     .functionCounter().count()).isEqualTo(2.0);
-        }
-    }
-
-    private void groups(WheelScheduledExecutor timers) {
-        TaskGroup connection = timers.newGroup();        // or newSerialGroup(); WheelTimer has both too
-        connection.schedule(this::readTimedOut, 30, TimeUnit.SECONDS);
-        connection.scheduleWithFixedDelay(this::sendKeepAlive, 15, 15, TimeUnit.SECONDS);
-        connection.cancelAll();                          // cancels what is left of this connection's timers
-    }
-
-    @Test
-    void idleTimeout() {
-        try (WheelScheduledExecutor timers = WheelScheduledExecutor.builder().workers(2).build()) {
-            RearmableFuture<Void> idle = idle(timers);
-            assertThat(idle.getDelay(TimeUnit.SECONDS)).isBetween(29L, 30L);
-            assertThat(idle.cancel(false)).isTrue();
         }
         assertThat(request.failure).isNull();
     }
 
-    private RearmableFuture<Void> idle(WheelScheduledExecutor timers) {
-        RearmableFuture<Void> idle = timers.scheduleRearmable(this::closeIdle, 30, TimeUnit.SECONDS);
-        idle.touch();                                    // on every read; false once it fired or was cancelled
-        // WheelTimer.newRearmableTimeout(task, 30, SECONDS) returns a RearmableTimeout, a Netty Timeout
-
-        // 30 s with a tolerance of its own, 50 ms: nearby idle timeouts share a wake-up; never early
-        RearmableFuture<Void> relaxed = timers.scheduleRearmable(this::closeIdle, 30_000, /* tolerance */ 50, TimeUnit.MILLISECONDS);
-        assertThat(relaxed.getDelay(TimeUnit.SECONDS)).isBetween(29L, 30L);
-        assertThat(relaxed.cancel(false)).isTrue();
+    private RearmableFuture<Void> connection(WheelScheduledExecutor timers) {
+        TaskGroup connection = timers.newGroup();        // or newSerialGroup(); WheelTimer has both too
+        connection.schedule(this::readTimedOut, 30, TimeUnit.SECONDS);
+        RearmableFuture<Void> idle = connection.scheduleRearmable(this::closeIdle, 30, TimeUnit.SECONDS);
+        idle.touch();                                    // on every read: one compare-and-set, no allocation
+        connection.cancelAll();                          // cancels what is left of this connection's timers
         return idle;
     }
 
-    private static String metrics(WheelScheduledExecutor timers) {
+    private void metricsAndMicrometer(WheelScheduledExecutor timers) {
         SchedulerMetrics m = timers.metrics();           // also WheelTimer.metrics()
         long pending = m.pending();                      // also scheduled(), ran(), failed(), cancelled(), ...
         long p99Nanos = m.lateness().percentileNanos(99.0);
-        String line = m.toString();                      // one line for a log; from the MissedRunPolicies example:
-        // missed-runs-catch_up: pending=0 scheduled=3 ran=12 failed=0 cancelled=2 rejected=0 running=0/1 workers, rearms=0, late n=12 p50<=1.02ms p99<=289ms max=289ms
+        WheelSchedulerMetrics.monitor(registry, timers, Tags.of("service", "orders")); // or a WheelTimer
         assertThat(pending).isZero();
         assertThat(p99Nanos).isZero();
-        return line;
-    }
-
-    private void micrometer(WheelScheduledExecutor timers) {
-        WheelSchedulerMetrics.monitor(registry, timers, Tags.of("service", "orders")); // or a WheelTimer
+        assertThat(m.toString()).startsWith("timingwheel-");
     }
 
     private void readTimedOut() {
@@ -170,10 +138,6 @@ class ReadmeTest {
 
     private void closeIdle() {
         request.fail("idle");
-    }
-
-    private void sendKeepAlive() {
-        request.fail("keep-alive sent");
     }
 
     /** Stands for a request in flight; the snippets' tasks never run, so nothing is failed. */
@@ -191,7 +155,7 @@ class ReadmeTest {
     void everyJavaBlockOfTheReadmeIsInThisFile() throws IOException {
         List<String> source = Files.readAllLines(THIS_FILE, StandardCharsets.UTF_8);
         List<List<String>> blocks = fencedBlocks(Files.readString(README, StandardCharsets.UTF_8), "java");
-        assertThat(blocks).as("java blocks in the README").hasSizeGreaterThanOrEqualTo(6);
+        assertThat(blocks).as("java blocks in the README").hasSizeGreaterThanOrEqualTo(4);
         for (List<String> block : blocks) {
             assertThat(containsIndented(source, block))
                     .as("this file holds, line for line, the README block:%n%s", String.join("\n", block))
