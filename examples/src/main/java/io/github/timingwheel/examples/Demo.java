@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 
 /**
  * The main demo, "a million short timers": the network-timeout pattern played on our
@@ -13,7 +14,8 @@ import java.util.stream.Collectors;
  * {@code HashedWheelTimer} (with its default 100 ms tick, and with a 1 ms tick) in one run,
  * then a table side by side: throughput, lateness, early firings, pending, heap per timer and
  * CPU while idle, and under it what the table shows and why each scheduler wins or loses where
- * it does.
+ * it does; last, the lateness this run measured, the machine's processors, and what the two
+ * mean together ({@link #printMeasured}).
  *
  * <p>Run: {@code java -jar examples/target/examples.jar [--help]}
  *
@@ -56,7 +58,63 @@ public final class Demo {
         }
         out.println();
         ReportTable.print(columns, options, out);
+        out.println();
+        printMeasured(columns, options, out);
         return 0;
+    }
+
+    /**
+     * What this run measured of lateness, and what that means on this machine: the median and
+     * p99 of each scheduler's paced run, the processors they had, and one line that reads them.
+     * Nothing here is a figure from elsewhere: a busy or small machine prints what it saw.
+     */
+    static void printMeasured(List<Column> columns, DemoOptions options, PrintStream out) {
+        int processors = Runtime.getRuntime().availableProcessors();
+        out.printf("Measured in this run, on %d processor%s (Java %s):%n", processors, processors == 1 ? "" : "s",
+                System.getProperty("java.version"));
+        List<String> cells = new ArrayList<>();
+        for (Column column : columns) {
+            Histogram lateness = column.run().lateness();
+            cells.add(lateness.getTotalCount() == 0 ? column.name() + " -"
+                    : column.name() + " " + Durations.format(lateness.getValueAtPercentile(50.0)) + " / "
+                            + Durations.format(lateness.getValueAtPercentile(99.0)));
+        }
+        out.println("  late by p50 / p99: " + String.join(", ", cells) + ".");
+        out.println("  " + meaning(columns, options, processors));
+    }
+
+    /**
+     * One line on what the figures above mean here: which scheduler started its timers soonest
+     * at the median and at p99, and whether the run's threads had a processor each (if not, a
+     * timer also waited for a core, and the tail is the machine's as much as the scheduler's).
+     */
+    static String meaning(List<Column> columns, DemoOptions options, int processors) {
+        Column bestMedian = best(columns, 50.0);
+        Column bestTail = best(columns, 99.0);
+        String soonest = bestMedian == null ? "No timer fired in the paced run"
+                : bestMedian == bestTail ? "Soonest at the median and at p99: " + bestMedian.name()
+                : "Soonest at the median: " + bestMedian.name() + "; at p99: " + bestTail.name();
+        int threads = options.producers + options.workers;
+        String machine = threads > processors
+                ? String.format("; %d producers and %d workers shared %d processor%s, so a timer also waited for a"
+                        + " core: the p99 is the machine's as much as the scheduler's.", options.producers,
+                        options.workers, processors, processors == 1 ? "" : "s")
+                : "; every producer and worker had a processor of its own: no timer waited for a core among them.";
+        return soonest + machine;
+    }
+
+    /** The column whose paced run had the lowest lateness at {@code percentile}; null if none fired. */
+    private static Column best(List<Column> columns, double percentile) {
+        Column best = null;
+        long bestNanos = Long.MAX_VALUE;
+        for (Column column : columns) {
+            Histogram lateness = column.run().lateness();
+            if (lateness.getTotalCount() > 0 && lateness.getValueAtPercentile(percentile) < bestNanos) {
+                bestNanos = lateness.getValueAtPercentile(percentile);
+                best = column;
+            }
+        }
+        return best;
     }
 
     private static Column measure(Contender contender, DemoOptions options, Progress progress) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,6 +51,56 @@ class DemoTest {
         assertThat(count(table, "fired early", 4)).as("WheelTimer never fires early").isZero();
         assertThat(run.text()).contains("late by: from each timer's own deadline", "What to read here:",
                 "HWT's newTimeout and cancel only put the timeout on a");
+        int processors = Runtime.getRuntime().availableProcessors();
+        assertThat(run.text()).as("what was measured, not a figure from elsewhere")
+                .contains("Measured in this run, on " + processors + " processor")
+                .contains("late by p50 / p99: wheel " + table.get("late by, p50").get(0) + " / "
+                        + table.get("late by, p99").get(0) + ", STPE ")
+                .doesNotContain("tens of microseconds");
+    }
+
+    /**
+     * The closing lines read the run's own figures: the scheduler that was soonest at the median
+     * and at p99, and whether the threads outnumbered the processors.
+     */
+    @Test
+    void measured_namesTheSoonest_andSaysWhetherTimersWaitedForACore() {
+        List<ReportTable.Column> columns = List.of(column("wheel", 40_000, 900_000), column("STPE", 35_000, 2_000_000),
+                column("HWT 1ms", 1_000_000, 1_900_000));
+        DemoOptions options = new DemoOptions(); // 4 producers, 2 workers
+
+        assertThat(Demo.meaning(columns, options, 2))
+                .startsWith("Soonest at the median: STPE; at p99: wheel;")
+                .contains("4 producers and 2 workers shared 2 processors, so a timer also waited for a core");
+        assertThat(Demo.meaning(columns.subList(0, 1), options, 8))
+                .startsWith("Soonest at the median and at p99: wheel;")
+                .contains("had a processor of its own");
+
+        String text = Captured.run((args, out) -> {
+            Demo.printMeasured(columns, options, out);
+            return 0;
+        }).text();
+        String cells = Captured.run((args, out) -> { // in the locale the demo printed in
+            for (ReportTable.Column column : columns) {
+                Histogram lateness = column.run().lateness();
+                out.print((column == columns.get(0) ? "" : ", ") + column.name() + " "
+                        + Durations.format(lateness.getValueAtPercentile(50.0)) + " / "
+                        + Durations.format(lateness.getValueAtPercentile(99.0)));
+            }
+            return 0;
+        }).text();
+        assertThat(text).contains("Measured in this run, on ", "late by p50 / p99: " + cells + ".",
+                Demo.meaning(columns, options,
+                Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** A column whose paced run's lateness has the given median and p99, 100 values in all. */
+    private static ReportTable.Column column(String name, long p50Nanos, long p99Nanos) {
+        Histogram lateness = new Histogram(3);
+        lateness.recordValueWithCount(p50Nanos, 98);
+        lateness.recordValueWithCount(p99Nanos, 2);
+        Workload.Result run = new Workload.Result(100, 0, 100, 0, 0, 0, lateness, 1e6, 100, 1_000_000_000L);
+        return new ReportTable.Column(name, 1e6, run, 0, 1_000_000_000L, 64.0);
     }
 
     @Test
