@@ -8,5 +8,8 @@
  * <p>Threading rule: every test is the jcstress contract itself. Actors run concurrently on
  * their own threads against a fresh {@code @State} object, the arbiter runs after all actors
  * have finished, and the harness records the result object each run filled in.
+ *
+ * <p>{@link io.github.timingwheel.stress.QuietRun} is no test: it runs the harness for
+ * {@code mvn verify}, its output in a file and its counts on the console.
  */
 package io.github.timingwheel.stress;
