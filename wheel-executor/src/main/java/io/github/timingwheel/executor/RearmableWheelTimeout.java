@@ -3,24 +3,22 @@ package io.github.timingwheel.executor;
 import io.netty.util.TimerTask;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The timer's re-armable timeout ({@link WheelTimer#newRearmableTimeout}): a
- * {@link WheelTimeout} whose deadline a touch pushes back in place. The same protocol as the
- * executor's {@link RearmableTask} (its notes [1] to [4]): {@link ArmedDeadline} decides, the
- * wheel position only says when to look again.
+ * {@link WheelTimeout} whose deadline a touch pushes back in place. The re-arm protocol is
+ * {@link ArmedDeadline}'s, as for the executor's {@link RearmableTask}; this class keeps its
+ * state and says what the timer does for it.
  */
-class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
+class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout, ArmedDeadline {
 
     /** Wheel time armed for, or FIRED or CANCELLED: CAS only, read by anyone (ArmedDeadline [1]). */
     private volatile long armed;
     /** The timeout a touch adds to now; volatile, written by rearm (a racing touch uses either). */
     private volatile long timeoutNanos;
-    /** The deadline the claim fired at: written by the claim's winner, read by the thread that fires. */
+    /** The deadline the claim fired at (ArmedDeadline [9]); -1 until then. */
     private long firedAt = -1L;
-    /** The grain of the timeout's tolerance, a power of two; 1 for none (RearmableTask [5]). */
+    /** The grain of the timeout's tolerance, a power of two; 1 for none (ArmedDeadline [4]). */
     private final long grainNanos;
 
     /**
@@ -34,72 +32,78 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
         this.grainNanos = ArmedDeadline.grainOf(toleranceNanos);
     }
 
+    // ---------------------------------------------------------------------------------------
+    // ArmedDeadline: the state and the timer's part.
+
     @Override
-    long positionOf(long armedDeadline) {
-        return ArmedDeadline.position(armedDeadline, grainNanos);
+    public long armed() {
+        return armed;
     }
 
     @Override
-    long armedDeadline() {
-        long d = armed;
-        return d >= 0L ? d : -1L;
+    public boolean casArmed(long seen, long next) {
+        return ARMED.compareAndSet(this, seen, next);
     }
 
     @Override
-    long firedDeadline() {
-        long d = firedAt;
-        return d >= 0L ? d : deadline();
+    public long timeoutNanos() {
+        return timeoutNanos;
     }
 
     @Override
-    public boolean touch() {
-        // only later (ArmedDeadline [5]): never before what a racing touch with a later clock
-        // reading promised; moving later needs no wheel work (ArmedDeadline [2])
-        return ArmedDeadline.moveLater(ARMED, this, wheelTimer().deadlineAfter(timeoutNanos)) >= 0L
-                && !wheelTimer().isStopped();
-    }
-
-    @Override
-    public boolean rearm(long timeout, TimeUnit unit) {
-        Objects.requireNonNull(unit, "unit");
-        long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        if (!isArmed()) {
-            return false;
-        }
+    public void timeoutNanos(long timeoutNanos) {
         this.timeoutNanos = timeoutNanos;
-        return moveTo(wheelTimer().deadlineAfter(timeoutNanos));
     }
 
-    /** Only a move to before the previous deadline needs the wheel (RearmableTask [2]). */
-    private boolean moveTo(long target) {
-        long before = ArmedDeadline.moveTo(ARMED, this, target);
-        if (before < 0L) {
-            return false;
-        }
-        if (target < before) {
-            wheelTimer().movedEarlier(this);
-        }
+    @Override
+    public void firedAt(long deadline) {
+        firedAt = deadline;
+    }
+
+    @Override
+    public WheelScheduledExecutor engine() {
+        return wheelTimer().engine();
+    }
+
+    /**
+     * False once the timer is stopped: a stopped timer never fires it, whether or not its stop
+     * found it to cancel (ArmedDeadline [10]).
+     */
+    @Override
+    public boolean mayRun() {
         return !wheelTimer().isStopped();
     }
 
     @Override
-    public long timeout(TimeUnit unit) {
-        return unit.convert(timeoutNanos, TimeUnit.NANOSECONDS);
+    public void moveEarlierInWheel() {
+        wheelTimer().movedEarlier(this);
     }
 
     @Override
-    public long remaining(TimeUnit unit) {
-        long d = armed;
-        return d < 0L ? 0L : unit.convert(wheelTimer().nanosUntil(d), TimeUnit.NANOSECONDS);
+    public void relinkArmedLater() {
+        wheelTimer().movedEarlier(this);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // WheelTask and Timeout.
+
+    @Override
+    long positionOf(long armedDeadline) {
+        return ArmedDeadline.position(armedDeadline, grainNanos); // ArmedDeadline [4]
     }
 
     @Override
-    public boolean isArmed() {
-        // a stopped timer never fires it, whether or not its stop found it to cancel (RearmableTask [6])
-        return armed >= 0L && !wheelTimer().isStopped();
+    long armedDeadline() {
+        return armedOrNone();
     }
 
-    /** Claims first (RearmableTask [3]): fires only for the claim's winner. */
+    @Override
+    long firedDeadline() {
+        long d = firedAt; // ArmedDeadline [9]
+        return d >= 0L ? d : deadline();
+    }
+
+    /** Claims first (ArmedDeadline [8]): fires only for the claim's winner. */
     @Override
     public void run() {
         if (claimElseRelink()) {
@@ -108,29 +112,12 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout {
     }
 
     /**
-     * Claims the firing: true for the one caller that should now fire the timeout; one touched
-     * since the harvest goes back to its wheel instead.
-     */
-    final boolean claimElseRelink() {
-        long now = wheelTimer().wheelNow();
-        long claimed = ArmedDeadline.claim(ARMED, this, now);
-        if (claimed >= 0L && claimed <= now) {
-            firedAt = claimed;
-            return true;
-        }
-        if (claimed >= 0L) {
-            wheelTimer().movedEarlier(this); // touched since the harvest: back to the wheel
-        }
-        return false;
-    }
-
-    /**
      * Ends the arming, then cancels as any timeout: true only for the call that cancelled an
      * armed timeout; false once its task started.
      */
     @Override
     public boolean cancel() {
-        return ArmedDeadline.cancel(ARMED, this) && super.cancel();
+        return disarm() && super.cancel();
     }
 
     @Override

@@ -657,7 +657,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
 
     /**
      * Puts a re-armable task back into its wheel when a touch moved its deadline after it was
-     * handed out (RearmableTask [3]), unless the executor's state forbids it, as
+     * handed out (ArmedDeadline [8]), unless the executor's state forbids it, as
      * {@link #reExecutePeriodic} does.
      */
     void relinkRearmed(RearmableTask task) {
