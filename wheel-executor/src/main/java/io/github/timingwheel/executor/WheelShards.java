@@ -34,17 +34,23 @@ final class WheelShards {
      * [2] The merged view of time is the minimum of each shard's published lower bound
      *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
      *     on every park: the leader locks only the shards whose bound says something is due.
-     * [3] Harvest. The leader locks the due shards in index order, drains a batch of each
-     *     inbox (DRAIN_BATCH: so a task pushed just before is handed out in its place), and
+     * [3] Harvest. The leader locks the due shards in index order, applies a share of each
+     *     inbox (inboxShare: so a task pushed just before is handed out in its place), and
      *     then repeatedly drains the shard whose due head has the smallest
      *     (deadline, sequence), up to the head of the runner-up, so that what it hands out is
      *     in one order across shards ([6]) and a shard that alone has due tasks is drained in
      *     one call. Each harvested shard then publishes its exact next event and is unlocked
      *     without the help with the inbox that a producer gives as it unlocks (WheelShard [2]):
-     *     producers apply what they pushed on their own time. When the harvest helped too,
-     *     two more batches a shard, four producers flooding execute() kept the worker applying
-     *     their tasks, some 3,000 a shard per 64 handed out, and one task ran in a few hundred
-     *     accepted. A task whose cancel still waits in an inbox past the drained batch is
+     *     producers apply what they pushed on their own time. A harvest applies up to
+     *     DRAIN_BATCH of each inbox, so that tasks pushed while the shard was busy are handed
+     *     out in their place; but from a shard whose due work is already late by
+     *     BACKLOG_LAG_NANOS (a flood: backpressure's condition, WheelWorkQueue [4]) only about
+     *     what it hands out, its batch split among the shards it holds. Then the worker's time
+     *     goes to running tasks and the producers apply their own (a full inbox sends them to
+     *     its lock, WheelShard [2]); order among due tasks holds across what the harvests
+     *     applied, and tasks left in an inbox come after. A shard whose inbox holds more asks
+     *     to be looked at again at once (WheelShard [4]), so the inbox still drains when the
+     *     producers stop. A task whose cancel still waits in an inbox past what was applied is
      *     dropped when polled, never handed out.
      * [4] Views (size, contains, remove, snapshots) lock every shard in index order; they are
      *     not on the hot path.
@@ -95,6 +101,11 @@ final class WheelShards {
      * leader a few cheap wake-ups per millisecond at most.
      */
     static final long HELD_RETRY_NANOS = 50_000L;
+    /**
+     * The fewest inbox tasks a harvest applies in a shard it holds ([3]): a harvest that finds
+     * only an inbox to apply (cancels, say) still moves it on by a few cache lines' worth.
+     */
+    static final int MIN_INBOX_SHARE = 8;
 
     private final WheelShard[] shards;
     private final int mask;
@@ -367,9 +378,11 @@ final class WheelShards {
         int count = 0;
         Producer harvester = null; // for the stamps of re-links ([5]), looked up if any
         try {
+            int share = inboxShare(max, locked, wait);
             for (int i = 0; i < locked; i++) {
-                harvesting[i].drainInbox(WheelShard.DRAIN_BATCH);
-                heads[i] = harvesting[i].wheel().peekDue(nanoTime);
+                WheelShard shard = harvesting[i];
+                shard.drainInbox(now - shard.wheelEvent() > WheelWorkQueue.BACKLOG_LAG_NANOS ? share : WheelShard.DRAIN_BATCH);
+                heads[i] = shard.wheel().peekDue(nanoTime);
             }
             while (count < max) {
                 int first = firstHead(locked, -1);
@@ -412,6 +425,15 @@ final class WheelShards {
             }
         }
         return count;
+    }
+
+    /**
+     * How many inbox tasks a harvest applies in each late shard of the {@code locked} it holds
+     * ([3]): its batch of {@code max} split among them, at least MIN_INBOX_SHARE; a whole
+     * DRAIN_BATCH for drainTo ({@code wait}), which takes every due task it can.
+     */
+    static int inboxShare(int max, int locked, boolean wait) {
+        return wait ? WheelShard.DRAIN_BATCH : Math.max(MIN_INBOX_SHARE, max / Math.max(1, locked));
     }
 
     /**

@@ -88,9 +88,11 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     /**
      * How many tasks a shard must hold before a producer waits for the workers ([4]): a
      * handful of due tasks on a busy worker (a test that blocks its only worker, then submits)
-     * never holds a producer up; a flood is held to about this many a shard.
+     * never holds a producer up; a flood is held to about this many a shard, twice what its
+     * inbox holds. Much more, and on a machine whose cores are all busy the producers, never
+     * waiting, took the CPU the workers needed to run what they had accepted.
      */
-    static final long BACKLOG_TASKS = 1L << 17;
+    static final long BACKLOG_TASKS = 2L * WheelShard.INBOX_CAPACITY;
     /**
      * The longest a producer waits for the workers in one call ([4]): so many parks of
      * BACKLOG_PARK_NANOS (a park may last longer than asked on a busy machine).
