@@ -29,12 +29,8 @@ final class GroupedPeriodicTask extends PeriodicTask implements GroupMember {
     }
 
     @Override
-    long nextDeadline() {
-        if (policy == null) {
-            return owner.deadlineAfter(period);
-        }
-        // Catching up needs no clock read: the next deadline is one period after this one.
-        return policy.nextDeadline(deadline(), period, policy == MissedRunPolicy.CATCH_UP ? 0L : owner.wheelNow());
+    MissedRunPolicy missedRunPolicy() {
+        return policy;
     }
 
     /** A worker (or the task executor) runs the task: through its group. */

@@ -14,8 +14,8 @@ import io.github.timingwheel.core.TimingWheel;
  * the next.
  *
  * <p>Layout: one subclass per kind of schedule (fixed delay, and fixed rate under each missed-run
- * policy) holds the rule in its code rather than in a field, so that a periodic task stays at 72
- * bytes (64 for a one-shot task, plus the period).
+ * policy) names its kind in its code rather than in a field, so that a periodic task is a
+ * one-shot task plus the period; the rule itself ({@link #nextDeadline}) is written once.
  */
 abstract class PeriodicTask extends ScheduledTask<Void> {
 
@@ -57,8 +57,29 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
         owner.reExecutePeriodic(this);
     }
 
-    /** The deadline of the next run, computed when a run has ended; wheel time. */
-    abstract long nextDeadline();
+    /**
+     * What a fixed-rate task does after missed runs; null for a fixed-delay task. A constant of
+     * each subclass below, a field of a grouped task.
+     */
+    abstract MissedRunPolicy missedRunPolicy();
+
+    /**
+     * The deadline of the next run, computed when a run has ended; wheel time. The periodic
+     * rule, for every periodic task: fixed delay, the delay from now (ScheduledThreadPoolExecutor's
+     * {@code triggerTime(delay)}); fixed rate, one period after this run's deadline
+     * ({@code time += period}) with no clock read under {@link MissedRunPolicy#CATCH_UP}, the
+     * JDK's, and as the policy says after missed runs under the others.
+     */
+    final long nextDeadline() {
+        MissedRunPolicy policy = missedRunPolicy();
+        if (policy == null) {
+            return owner.deadlineAfter(period);
+        }
+        if (policy == MissedRunPolicy.CATCH_UP) {
+            return TimingWheel.addSaturated(deadline(), period);
+        }
+        return policy.nextDeadline(deadline(), period, owner.wheelNow());
+    }
 
     private static final class FixedDelay extends PeriodicTask {
         FixedDelay(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long delay) {
@@ -66,20 +87,19 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
         }
 
         @Override
-        long nextDeadline() {
-            return owner.deadlineAfter(period);
+        MissedRunPolicy missedRunPolicy() {
+            return null;
         }
     }
 
-    /** The JDK's fixed rate: no clock read, the next deadline is one period after this one. */
     private static final class CatchingUp extends PeriodicTask {
         CatchingUp(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
             super(owner, body, initialDelayNanos, period);
         }
 
         @Override
-        long nextDeadline() {
-            return TimingWheel.addSaturated(deadline(), period);
+        MissedRunPolicy missedRunPolicy() {
+            return MissedRunPolicy.CATCH_UP;
         }
     }
 
@@ -89,8 +109,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
         }
 
         @Override
-        long nextDeadline() {
-            return MissedRunPolicy.SKIP.nextDeadline(deadline(), period, owner.wheelNow());
+        MissedRunPolicy missedRunPolicy() {
+            return MissedRunPolicy.SKIP;
         }
     }
 
@@ -100,8 +120,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
         }
 
         @Override
-        long nextDeadline() {
-            return MissedRunPolicy.RESTART.nextDeadline(deadline(), period, owner.wheelNow());
+        MissedRunPolicy missedRunPolicy() {
+            return MissedRunPolicy.RESTART;
         }
     }
 }
