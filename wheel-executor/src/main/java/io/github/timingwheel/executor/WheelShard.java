@@ -12,9 +12,8 @@ import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
 /**
  * Padding before the shard's hot fields, so that two shards never share a cache line. 'p00'
  * fills the 4 bytes after a compressed object header: left empty, the JVM (JDK 15 and later)
- * puts a subclass's int field there, in front of the padding, and the lock word sat in the
- * cache line of whatever object lay before the shard (two producers on two shards then ran at
- * half their speed or less whenever one of them had shard 0; HotFieldLayoutTest).
+ * puts a subclass's int field there, in front of the padding, and the lock word would share the
+ * cache line of whatever object lies before the shard (HotFieldLayoutTest checks the layout).
  */
 abstract class WheelShardPadBefore {
     int p00;
@@ -58,8 +57,8 @@ final class WheelShard extends WheelShardPadAfter {
      * [1] Ownership. 'wheel' and every wheel field of the tasks in it are guarded by the
      *     shard's lock, a word of its own ('lockState'): tryLock is one CAS from 0 to 1,
      *     unlock one release store of 0, which is all a pair of schedule and cancel pays for
-     *     it (a ReentrantLock's owner bookkeeping and the full fence of its volatile unlock cost
-     *     a fifth of a pair). The CAS acquires and the release store releases, so each holder
+     *     it (a ReentrantLock adds owner bookkeeping and the full fence of a volatile unlock to
+     *     every pair). The CAS acquires and the release store releases, so each holder
      *     sees what the previous one wrote. Producers only ever tryLock it, and hold it for
      *     O(1) wheel work plus at most DRAIN_BATCH inbox tasks; the leader (to harvest), views,
      *     and a producer facing a full inbox wait for it by spinning, yielding and then
@@ -69,8 +68,8 @@ final class WheelShard extends WheelShardPadAfter {
      *     producers hold at most one shard lock and never the worker lock.
      * [2] In place, never waiting. schedule and cancel tryLock the shard; if it is free they
      *     apply the task to the wheel (link it if it wants the wheel and is not in it, unlink
-     *     it if the reverse: WheelWorkQueue.apply's rule, which only brings the wheel in line
-     *     with the task's state, so applying a task twice or late is harmless). If it is busy
+     *     it if the reverse: apply, which only brings the wheel in line with the task's state,
+     *     so applying a task twice or late is harmless). If it is busy
      *     they push the task into 'inbox' (JCTools, bounded, multi-producer, single consumer:
      *     the lock holder) and try the lock once more. The holder, after it unlocks, looks at
      *     the inbox and drains it if tryLock succeeds. Nearly always one of the two sees the
@@ -93,9 +92,9 @@ final class WheelShard extends WheelShardPadAfter {
      *     so a producer whose tasks are all later than the head writes no shared line). What it
      *     is lowered to is TimingWheel.schedule's answer, not the task's deadline: for a task
      *     placed in a slot that must move down first, that slot's cascade or the start of its
-     *     early cascade (TimingWheel [10]). Lowered only to the deadline, the leader slept
-     *     through the early cascade of a burst armed ahead and re-placed each of its slots in
-     *     one harvest at the first deadline, tens of thousands of tasks while due ones waited.
+     *     early cascade (TimingWheel [10]). Lowered only to the deadline, the leader would
+     *     sleep through the early cascade of a burst armed ahead and re-place each of its slots
+     *     whole in one harvest at the first deadline, while due tasks wait behind it.
      *     A cancel leaves it low: a stale bound costs one early harvest, which makes it exact
      *     again.
      * [4] 'inboxEvent' is a lower bound of the deadlines pushed into the inbox since it was
@@ -110,11 +109,11 @@ final class WheelShard extends WheelShardPadAfter {
      * [6] 'relinks' counts the lazy re-arms of re-armable tasks (WheelShards [5]) for metrics:
      *     only lock holders write it, so a plain increment published with an opaque store is
      *     exact; a metrics read (opaque, no lock) may lag by the re-links of one harvest.
-     * [7] The harvest never waits behind a producer. A plain lock let producers that never
-     *     pause take the shard again right after each release while the harvest spun,
-     *     yielded and parked on it, shard after shard, with the due tasks of every shard it
-     *     already held waiting too; and a producer descheduled inside its section (a time
-     *     slice is milliseconds on a busy machine) held up every due task. So a harvest first
+     * [7] The harvest never waits behind a producer. With a plain lock, producers that never
+     *     pause take the shard again right after each release while the harvest spins, yields
+     *     and parks on it, shard after shard, with the due tasks of every shard it already
+     *     holds waiting too; and a producer descheduled inside its section (a time slice is
+     *     milliseconds on a busy machine) holds up every due task. So a harvest first
      *     raises 'harvestWanted' (a volatile write), then tries the lock for HARVEST_SPINS
      *     spins. Producers do not take a lock that is wanted: their tryLock fails and the task
      *     goes through the inbox, so once the holder of the moment lets go (O(1) wheel work
@@ -145,8 +144,8 @@ final class WheelShard extends WheelShardPadAfter {
      * task due 2 ticks or more after the shard's last harvest (2 ms by default) is placed in its
      * slot only if it is still pending after three quarters of this many later arrivals at its
      * shard, or at the shard's next harvest, whichever comes first; one cancelled sooner costs a
-     * store of null instead of a link and an unlink. Twice the 1,024 live timers of a producer
-     * in the churn benchmark; 8 KB a shard.
+     * store of null instead of a link and an unlink. Room for a producer that keeps about a
+     * thousand short timers live at once, twice over; 8 KB a shard.
      */
     static final int STAGING_CAPACITY = 2048;
     /** The most tasks a shard's inbox holds; past it a producer waits for the lock ([2]). */
@@ -314,10 +313,50 @@ final class WheelShard extends WheelShardPadAfter {
 
     /** Applies a task under the lock; lowers wheelEvent if it brings the next event forward ([3]). */
     private void applyLinked(WheelTask task) {
-        long event = WheelWorkQueue.apply(wheel, task);
+        long event = apply(task);
         if (event < wheelEvent) {
             wheelEvent = event;
         }
+    }
+
+    /**
+     * Brings the wheel in line with the task's state ([2]): links it if it wants the wheel and is
+     * not in it, unlinks it if the reverse. Call only when holding lock.
+     *
+     * @return if it linked the task, the wheel time by which the leader must harvest on its
+     *     account (TimingWheel.schedule's answer: earlier than the deadline when a large slot
+     *     must move down first); else Long.MAX_VALUE
+     */
+    private long apply(WheelTask task) {
+        boolean wanted = task.wantsWheel();
+        if (wanted == task.isScheduled()) {
+            return wanted ? moveEarlier(task) : Long.MAX_VALUE;
+        }
+        if (wanted) {
+            return wheel.schedule(task, task.linkDeadline(), task.sequence());
+        }
+        wheel.cancel(task);
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Moves a linked re-armable task whose armed deadline is now before its place in the wheel
+     * (WheelWorkQueue [3]); later deadlines stay where they are until that place comes due (the
+     * lazy re-arm). Call only when holding lock.
+     *
+     * @return as {@link #apply}: Long.MAX_VALUE if the task stays where it is
+     */
+    private long moveEarlier(WheelTask task) {
+        long armed = task.armedDeadline();
+        if (armed < 0L) {
+            return Long.MAX_VALUE;
+        }
+        long position = task.positionOf(armed); // within the same grain: no move (ArmedDeadline [4])
+        if (position >= task.deadline()) {
+            return Long.MAX_VALUE;
+        }
+        wheel.cancel(task);
+        return wheel.schedule(task, position, task.sequence());
     }
 
     private void push(WheelTask task, boolean queueing) {

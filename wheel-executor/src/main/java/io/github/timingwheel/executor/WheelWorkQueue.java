@@ -71,9 +71,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     lag back under it, for at most BACKLOG_WAIT_NANOS per call. So under a flood
      *     producers go at the pace of the runs, and a shard holds about BACKLOG_TASKS (or
      *     BACKLOG_LAG_NANOS of the workers' runs, if more), plus one submission per producer
-     *     and what the inbox holds: the JDK's
-     *     executor slows a flood only by its lock, and its backlog grew by millions a second.
-     *     Tasks due later (timeouts) never wait: a mass expiry slows no one who arms a timer.
+     *     and what the inbox holds (the JDK's executor slows a flood only by its lock, and its
+     *     backlog grows without bound). Tasks due later (timeouts) never wait: a mass expiry
+     *     slows no one who arms a timer.
      *     A worker of this queue never waits (its body would wait for itself); nor does a
      *     producer whose task went through the inbox wait for anything but a full inbox.
      */
@@ -90,7 +90,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * handful of due tasks on a busy worker (a test that blocks its only worker, then submits)
      * never holds a producer up; a flood is held to about this many a shard, twice what its
      * inbox holds. Much more, and on a machine whose cores are all busy the producers, never
-     * waiting, took the CPU the workers needed to run what they had accepted.
+     * waiting, take the CPU the workers need to run what they have accepted.
      */
     static final long BACKLOG_TASKS = 2L * WheelShard.INBOX_CAPACITY;
     /**
@@ -145,12 +145,8 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * The number of shards a queue has by default: four per processor, as a power of two (at most
      * {@link WheelShard#MAX_SHARDS}). Twice the producer threads a server commonly has (Netty's
      * event loops default to two per processor), so that a producer that meets a busy lock and
-     * moves (WheelShards [1]) most likely lands on a shard no other producer holds. With as many
-     * shards as producers, every move landed on another producer's shard and set off more
-     * moves: four producers of short timers on two cores, whose harvests take the shard locks
-     * every millisecond, ran at 11.8 M schedule+cancel pairs/s on 4 shards against 21.9 M on 8
-     * (benchmarks/results/churn-short-shards-2026-11-26.txt). A shard costs about 55 KB
-     * (benchmarks/results/shard-cost-2026-11-26.txt, its staging ring 8 KB of it).
+     * moves (WheelShards [1]) most likely lands on a shard no other producer holds: with as many
+     * shards as producers, every move lands on another producer's shard and sets off more moves.
      */
     static int defaultShardCount() {
         int wanted = Math.min(WheelShard.MAX_SHARDS, 4 * Runtime.getRuntime().availableProcessors());
@@ -238,46 +234,6 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      */
     void movedEarlier(WheelTask task) {
         roles.wakeLeaderFor(shards.submit(task, false));
-    }
-
-    /**
-     * Brings the wheel in line with the task's state: links it if it wants the wheel and is not
-     * in it, unlinks it if the reverse. Call only when holding the wheel's shard lock.
-     *
-     * @return if it linked the task, the wheel time by which the leader must harvest on its
-     *     account (TimingWheel.schedule's answer: earlier than the deadline when a large slot
-     *     must move down first); else Long.MAX_VALUE
-     */
-    static long apply(TimingWheel<WheelTask> wheel, WheelTask task) {
-        boolean wanted = task.wantsWheel();
-        if (wanted == task.isScheduled()) {
-            return wanted ? moveEarlier(wheel, task) : Long.MAX_VALUE;
-        }
-        if (wanted) {
-            return wheel.schedule(task, task.linkDeadline(), task.sequence());
-        }
-        wheel.cancel(task);
-        return Long.MAX_VALUE;
-    }
-
-    /**
-     * Moves a linked re-armable task whose armed deadline is now before its place in the wheel
-     * ([3]); later deadlines stay where they are until that place comes due (the lazy re-arm).
-     * Call only when holding the wheel's shard lock.
-     *
-     * @return as {@link #apply}: Long.MAX_VALUE if the task stays where it is
-     */
-    private static long moveEarlier(TimingWheel<WheelTask> wheel, WheelTask task) {
-        long armed = task.armedDeadline();
-        if (armed < 0L) {
-            return Long.MAX_VALUE;
-        }
-        long position = task.positionOf(armed); // within the same grain: no move (ArmedDeadline [4])
-        if (position >= task.deadline()) {
-            return Long.MAX_VALUE;
-        }
-        wheel.cancel(task);
-        return wheel.schedule(task, position, task.sequence());
     }
 
     // ---------------------------------------------------------------------------------------
