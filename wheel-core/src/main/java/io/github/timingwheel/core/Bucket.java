@@ -5,10 +5,11 @@ package io.github.timingwheel.core;
  * object. Appending and unlinking are O(1) and allocate nothing; an empty bucket's sentinel
  * points to itself.
  *
- * <p>Order within a bucket is append order. The bucket notes whether that is also (deadline,
- * sequence) order ({@link #inOrder}): a level-0 bucket in order is handed to the due nodes as
- * it is, a list to poll from the front (DueHeap's ordered front); any other is walked into the
- * due heap, which restores exact order.
+ * <p>Order within a list is append order. A level-0 bucket keeps two lists: its own, always in
+ * (deadline, sequence) order, and {@link #stragglers}, for each node that arrived before its
+ * list's tail by that order. At the bucket's tick its own list is handed to the due nodes as it
+ * is, to be polled from the front (DueHeap's ordered front), and only the stragglers are walked
+ * and sorted. Unlinking keeps a list in order.
  */
 final class Bucket extends TimerNode {
 
@@ -17,39 +18,70 @@ final class Bucket extends TimerNode {
     /** The index of the slot within its level's ring. */
     final int slot;
     /**
-     * How many nodes were appended since the bucket was last empty, less those the wheel moved
+     * How many nodes were appended since the list was last empty, less those the wheel moved
      * out: an upper bound of its length, exact while nothing in it was cancelled. A cancel
-     * cannot decrement it (a node does not know its bucket), but the bucket that a cancel
-     * empties is reset to 0. The wheel only paces its early cascade by it.
+     * cannot decrement it (a node does not know its bucket), but the list that a cancel
+     * empties is reset to 0. The wheel paces its early cascade by it and sizes a batch.
      */
     long count;
     /**
-     * Whether every node was appended after one it does not precede by (deadline, sequence),
-     * since the bucket was last empty. Unlinking keeps a list in order, so only an append can
-     * clear it, and a bucket that becomes empty sets it again.
+     * For a level-0 bucket, the list of the nodes that arrived out of order ({@link #add});
+     * null for any other list, and for a stragglers list itself.
      */
-    boolean inOrder = true;
+    final Bucket stragglers;
+    /** The bucket this list belongs to: itself, or for a stragglers list its level-0 bucket. */
+    final Bucket owner;
 
     static final int OVERFLOW = -1;
-    /** The level of DueHeap's ordered front, which is a bucket of no level. */
+    /** The level of DueHeap's ordered front, which is a list of no level. */
     static final int DUE_FRONT = -2;
 
+    /** A bucket of one list (levels above 0, the overflow, the due front). */
     Bucket(int level, int slot) {
+        this(level, slot, null, false);
+    }
+
+    private Bucket(int level, int slot, Bucket owner, boolean withStragglers) {
         this.level = level;
         this.slot = slot;
         this.prev = this;
         this.next = this;
+        this.owner = owner == null ? this : owner;
+        this.stragglers = withStragglers ? new Bucket(level, slot, this, false) : null;
     }
 
+    /** A level-0 bucket: a list kept in order, and beside it its stragglers. */
+    static Bucket levelZero(int slot) {
+        return new Bucket(0, slot, null, true);
+    }
+
+    /** Whether this list is empty (for a level-0 bucket, not counting its stragglers). */
     boolean isEmpty() {
         return next == this;
+    }
+
+    /** Whether neither this list nor its stragglers hold a node: the occupancy bit is clear. */
+    boolean isVacant() {
+        return isEmpty() && (stragglers == null || stragglers.isEmpty());
+    }
+
+    /**
+     * Links {@code node} at the tail; in a level-0 bucket, at its stragglers' tail instead if it
+     * comes before the tail by (deadline, sequence), so that this list stays in order. The
+     * tail's line is written by the append anyway, so the comparison costs no extra miss.
+     */
+    void add(TimerNode node) {
+        TimerNode tail = prev;
+        if (stragglers != null && tail != this && DueHeap.precedes(node, tail)) {
+            stragglers.append(node);
+        } else {
+            append(node);
+        }
     }
 
     /** Links {@code node} at the tail. */
     void append(TimerNode node) {
         TimerNode tail = prev;
-        // The tail's line is written below anyway, so this reads nothing extra.
-        inOrder &= tail == this || !DueHeap.precedes(node, tail);
         node.prev = tail;
         node.next = this;
         tail.next = node;
@@ -117,8 +149,9 @@ final class Bucket extends TimerNode {
     }
 
     /**
-     * Moves every node of {@code from}, which must not be this bucket, to this empty bucket in
-     * O(1), keeping their order, links and count; {@code from} is left empty.
+     * Moves every node of {@code from}, which must not be this list, to this empty list in
+     * O(1), keeping their order, links and count; {@code from} is left empty (its stragglers
+     * are not moved).
      */
     void takeAll(Bucket from) {
         TimerNode first = from.next;
@@ -128,7 +161,6 @@ final class Bucket extends TimerNode {
         next = first;
         prev = last;
         count = from.count;
-        inOrder = from.inOrder;
         from.prev = from;
         from.next = from;
         from.clearCounts();
@@ -152,16 +184,15 @@ final class Bucket extends TimerNode {
         return first;
     }
 
-    /** What an empty bucket records: no nodes, so none out of order. */
+    /** What an empty list records. */
     private void clearCounts() {
         count = 0;
-        inOrder = true;
     }
 
     @Override
     public String toString() {
         return level == OVERFLOW ? "Bucket[overflow]"
                 : level == DUE_FRONT ? "Bucket[due front]"
-                : "Bucket[level=" + level + ", slot=" + slot + "]";
+                : "Bucket[level=" + level + ", slot=" + slot + (owner != this ? ", stragglers" : "") + "]";
     }
 }

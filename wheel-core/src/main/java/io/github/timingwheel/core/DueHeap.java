@@ -25,14 +25,15 @@ import java.util.function.Consumer;
  * batches that come while a run is being polled (a backlog), go into the heap, so the run is
  * never merged into.
  *
- * <p>Why an ordered front. A tick's bucket is in (deadline, sequence) order nearly always (the
- * bucket notes it as nodes are appended, {@link Bucket#inOrder}): timeouts of one length armed
- * in turn, a burst armed for one instant. Such a bucket is taken over whole ({@link #adopt}),
- * its list moved in O(1), and polled from its front: the first node is handed out at once
- * however many share the tick, and each node is visited once, when it is polled, instead of
- * once to be walked and sorted and again to be polled. A node there keeps its links and
- * {@code heapIndex == NOT_IN_HEAP}; it is unlinked when it is polled or cancelled, like any
- * bucket's node (the wheel's cancel unlinks it without knowing where it is).
+ * <p>Why an ordered front. A level-0 bucket keeps its nodes in (deadline, sequence) order, and
+ * the few that arrive out of order in a list beside them (Bucket.stragglers): timeouts of one
+ * length armed in turn arrive in order, and a burst armed for one instant nearly so. At the
+ * tick the ordered list is taken over whole ({@link #adopt}), in O(1), and polled from its
+ * front: the first node is handed out at once however many share the tick, and each node is
+ * visited once, when it is polled, instead of once to be walked and sorted and again to be
+ * polled. A node there keeps its links and {@code heapIndex == NOT_IN_HEAP}; it is unlinked
+ * when it is polled or cancelled, like any bucket's node (the wheel's cancel unlinks it without
+ * knowing where it is).
  *
  * <p>The heap's array shrinks by half when it falls below a quarter full (amortised O(1)), and
  * the run's array is dropped once the run is polled empty, so a burst that passes through does
@@ -94,13 +95,14 @@ final class DueHeap {
     }
 
     /**
-     * Takes over {@code bucket}, a level-0 bucket whose tick has come, as the ordered front if
-     * it is in order and no front is being polled; a front is never merged into.
+     * Takes over the list of {@code bucket}, a level-0 bucket whose tick has come and whose list
+     * is in (deadline, sequence) order (its stragglers stay), as the ordered front, if no front
+     * is being polled: a front is never merged into.
      *
-     * @return whether it did; if not, the caller places the bucket's nodes as usual
+     * @return whether it did; if not, the caller places the list's nodes as usual
      */
     boolean adopt(Bucket bucket) {
-        if (!bucket.inOrder || bucket.isEmpty() || !front.isEmpty()) {
+        if (bucket.isEmpty() || !front.isEmpty()) {
             return false;
         }
         front.takeAll(bucket);

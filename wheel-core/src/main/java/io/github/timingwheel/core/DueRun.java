@@ -138,13 +138,39 @@ final class DueRun {
                 to++;
             }
             if (!inOrder) {
-                sortBySequence(from, to, deadlineKey << slotBits);
+                sortBySequence(sequences, slotBits, from, to, deadlineKey << slotBits);
             }
             from = to;
         }
     }
 
-    private void sortBySequence(int from, int to, long deadlineBits) {
+    /**
+     * Sorts the group of equal deadlines at {@code [from, to)} of 'order' by sequence ([2]):
+     * as keys of (sequence - least) above the slot, copied from {@code sequences}, where they
+     * fit a long (always, for a wheel's own sequences and the executor's), so that no
+     * comparison loads a node; else by comparing the nodes.
+     */
+    private void sortBySequence(long[] sequences, int slotBits, int from, int to, long deadlineBits) {
+        long least = Long.MAX_VALUE;
+        long most = Long.MIN_VALUE;
+        for (int i = from; i < to; i++) {
+            long sequence = sequences[slotOf(i)];
+            least = Math.min(least, sequence);
+            most = Math.max(most, sequence);
+        }
+        long span = most - least; // negative if it overflows: a caller's sequences far apart
+        if (span >= 0 && Long.SIZE - Long.numberOfLeadingZeros(span) + slotBits <= Long.SIZE - 1) {
+            long[] keys = new long[to - from];
+            for (int i = from; i < to; i++) {
+                int slot = slotOf(i);
+                keys[i - from] = (sequences[slot] - least) << slotBits | slot;
+            }
+            Arrays.sort(keys);
+            for (int i = from; i < to; i++) {
+                order[i] = deadlineBits | (keys[i - from] & slotMask);
+            }
+            return;
+        }
         TimerNode[] group = new TimerNode[to - from];
         for (int i = from; i < to; i++) {
             group[i - from] = nodes[slotOf(i)];

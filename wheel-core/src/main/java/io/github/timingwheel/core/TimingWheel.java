@@ -173,16 +173,21 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     front walks on alone), placed from the stack's top once the two ends meet. A pacing
      *     step moves nodes from the front only, since the nodes it leaves must follow the ones
      *     it moves.
-     * [13] A level-0 bucket whose tick has come holds nodes of that tick only ([2]), so if its
-     *     list is in (deadline, sequence) order (Bucket.inOrder, kept as nodes are appended) it
-     *     is already what the heap would make of it: the due heap takes the list over whole
-     *     (DueHeap's ordered front) and hands out its first node at once, where walking it
-     *     would delay the first by a cache miss per node of the tick. The bucket is in order
-     *     whenever its nodes were scheduled in deadline order and reached it in that order:
-     *     one producer's timeouts of one length, a burst for one instant, an early cascade
-     *     ([3]), which moves nodes from the front of a bucket that is itself in order. Nodes
-     *     cascaded at the tick itself (from a higher level or the overflow) go to the heap or
-     *     a run beside it, and the head is the first of the three ([9] holds: all are due).
+     * [13] The ordered front. A level-0 bucket whose tick has come holds nodes of that tick
+     *     only ([2]), so if its list is in (deadline, sequence) order it is already what the
+     *     heap would make of it. So a level-0 bucket keeps its list in order: a node that comes
+     *     before the list's tail goes to the bucket's stragglers instead (Bucket.add; one
+     *     comparison with the tail, whose line the append writes anyway). At the tick the due
+     *     heap takes the ordered list over whole (DueHeap's ordered front) and hands out its
+     *     first node at once, where walking it would delay the first by a cache miss per node
+     *     of the tick; only the stragglers are walked and sorted. One producer's timeouts of one
+     *     length arrive in order, as does an early cascade ([3]), which moves nodes from a
+     *     bucket's front in list order; a burst armed for one instant from another clock
+     *     (deadlines now + (instant - caller's now)) arrives nearly in order, the stragglers
+     *     being the nodes armed while one armed just before was later by the two clocks' skew.
+     *     Nodes cascaded at the tick itself (from a higher level or the overflow) go to the heap
+     *     or a run beside the front, and the head is the first of the three ([9] holds: all are
+     *     due). A level-0 bucket is occupied while either list holds a node.
      */
 
     /**
@@ -293,7 +298,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             occupied[level] = new OccupancyBitmap(ringSize);
             for (int slot = 0; slot <= ringMask; slot++) {
-                buckets[level][slot] = new Bucket(level, slot);
+                buckets[level][slot] = level == 0 ? Bucket.levelZero(slot) : new Bucket(level, slot);
             }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
@@ -555,7 +560,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             long index = firstOccupiedIndex(level);
             if (index >= 0) {
-                earliest = earliestIn(buckets[level][(int) index & ringMask], earliest);
+                Bucket bucket = buckets[level][(int) index & ringMask];
+                earliest = earliestIn(bucket, earliest);
+                if (bucket.stragglers != null) {
+                    earliest = earliestIn(bucket.stragglers, earliest);
+                }
             }
         }
         return (T) (earliest != null ? earliest : earliestIn(overflow, null));
@@ -593,7 +602,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
-                forEachIn(buckets[level][slot], action);
+                Bucket bucket = buckets[level][slot];
+                forEachIn(bucket, action);
+                if (bucket.stragglers != null) {
+                    forEachIn(bucket.stragglers, action);
+                }
             }
         }
         forEachIn(overflow, action);
@@ -619,7 +632,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         for (int level = 0; level < levels; level++) {
             for (int slot = occupied[level].nextSetAfter(-1); slot >= 0;
                     slot = occupied[level].nextSetAfter(slot)) {
-                TimingWheel.<TimerNode>drainBucket(buckets[level][slot], drained::add);
+                Bucket bucket = buckets[level][slot];
+                TimingWheel.<TimerNode>drainBucket(bucket, drained::add);
+                if (bucket.stragglers != null) {
+                    TimingWheel.<TimerNode>drainBucket(bucket.stragglers, drained::add);
+                }
             }
             occupied[level].clearAll();
         }
@@ -712,7 +729,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         long index = tick >>> shift;
         int slot = (int) index & ringMask;
         Bucket bucket = buckets[level][slot];
-        bucket.append(node);
+        bucket.add(node); // at level 0, into the ordered list or its stragglers ([13])
         occupied[level].set(slot);
         if (level == 0) {
             return node.deadline;
@@ -737,10 +754,12 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return level;
     }
 
-    private void markEmpty(Bucket bucket) {
+    /** Notes that the list {@code emptied} has become empty. */
+    private void markEmpty(Bucket emptied) {
+        Bucket bucket = emptied.owner; // a level-0 bucket's stragglers belong to it ([13])
         if (bucket.level == Bucket.OVERFLOW) {
             overflowMinTick = Long.MAX_VALUE;
-        } else if (bucket.level != Bucket.DUE_FRONT) { // the due nodes' front has no bit
+        } else if (bucket.level != Bucket.DUE_FRONT && bucket.isVacant()) { // the front has no bit
             occupied[bucket.level].clear(bucket.slot);
         }
     }
@@ -781,16 +800,21 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
                     occupied[level].clear(slot);
                     Bucket bucket = buckets[level][slot];
                     if (level == 0) {
-                        // All of it comes due now. In order, it becomes the due nodes' front
-                        // in O(1) ([13]); else size the batch once. The count is an upper
-                        // bound (cancels do not lower it), so a bucket thinned by cancels
-                        // reserves more than it fills: at most 20 bytes per node appended,
-                        // against the 40 or more each node took to make. endBatch drops arrays
-                        // filled less than a quarter; a run's slots go when the run is polled.
-                        if (due.adopt(bucket)) {
-                            continue;
+                        // All of it comes due now. Its ordered list becomes the due nodes'
+                        // front in O(1) ([13]) unless a front is still being polled; what is
+                        // walked sizes the batch once. The count is an upper bound (cancels do
+                        // not lower it), so a list thinned by cancels reserves more than it
+                        // fills: at most 20 bytes per node appended, against the 40 or more
+                        // each node took to make. endBatch drops arrays filled less than a
+                        // quarter; a run's slots go when the run is polled.
+                        Bucket stragglers = bucket.stragglers;
+                        boolean adopted = due.adopt(bucket);
+                        due.reserve((adopted ? 0 : bucket.count) + stragglers.count);
+                        if (!adopted) {
+                            replaceAll(bucket);
                         }
-                        due.reserve(bucket.count);
+                        replaceAll(stragglers);
+                        continue;
                     }
                     replaceAll(bucket);
                 }

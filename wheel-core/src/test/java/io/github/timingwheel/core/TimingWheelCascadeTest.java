@@ -382,6 +382,40 @@ class TimingWheelCascadeTest {
     }
 
     /**
+     * A level-0 bucket keeps its list in order and puts each node that arrives before its
+     * tail among its stragglers ([13]): 10,000 nodes for one tick in deadline order, with every
+     * hundredth armed a microsecond early, come out in exact order, and handing out the first
+     * moves only the hundred stragglers. The mutant: a bucket that appends every node to its
+     * list (no stragglers) breaks the list's order (WheelInvariants) and the firing order.
+     */
+    @EveryOrigin
+    void stragglers_areWalkedAlone_andTheOrderedListIsHandedOutWhole(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        long tickStart = 10 * h.tickNanos(); // level 0
+        List<TestNode> expected = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            long deadline = tickStart + 2_000 + 10L * i - (i % 100 == 99 ? 1_000 : 0);
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, deadline);
+            expected.add(node);
+        }
+        WheelInvariants.check(h.wheel);
+        assertThat(locate(h.wheel, expected.get(0))).isZero();
+        h.advanceTo(tickStart + h.tickNanos());
+        long movedBefore = h.wheel.movedNodes();
+
+        TestNode first = h.wheel.poll(h.clock.nanoTime());
+
+        assertThat(h.wheel.movedNodes() - movedBefore).as("nodes walked to hand out the first").isEqualTo(100);
+        List<TestNode> fired = new ArrayList<>();
+        fired.add(first);
+        pollDue(h, fired);
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+        WheelInvariants.check(h.wheel);
+    }
+
+    /**
      * A tick's ordered front and the nodes that cascade into the heap and a run at the same
      * tick come out merged in exact order ([13], [9]): nodes of tick 128 scheduled at tick 0
      * wait in a level-1 slot that starts at tick 128, in random order; nodes of the same tick
@@ -415,8 +449,9 @@ class TimingWheelCascadeTest {
 
     /**
      * A cascade walks a bucket from both ends at once and keeps its list order ([12]): the
-     * nodes of one tick, scheduled in random order of their deadlines, reach the due run in the
-     * order they were scheduled (a run's slot is its arrival index), which DueRun's check for an
+     * nodes of one tick, scheduled in random order of their deadlines into the level-1 slot
+     * that starts at that tick, reach the due run in the order they were scheduled (a run's
+     * slot is its arrival index), which DueRun's check for an
      * ordered batch and its ties rely on. The counts put the back half in the stack, fill it
      * exactly, and overflow it so that the front walks on alone, with even and odd counts.
      */
@@ -425,7 +460,7 @@ class TimingWheelCascadeTest {
             2 * WALK_STACK + 2, 3 * WALK_STACK + 1})
     void cascade_walksFromBothEnds_keepsListOrder(int count) {
         Harness h = new Harness(WheelShape.defaults(), 0L);
-        long tickStart = 10 * h.tickNanos(); // within level 0's span: one bucket, no staging
+        long tickStart = 128 * h.tickNanos(); // a level-1 slot's start: walked whole at that tick
         SplittableRandom random = h.random();
         List<TestNode> scheduled = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * the offending node.
  *
  * <ol>
- *   <li>Bucket (l, s) is non-empty exactly when occupancy bit (l, s) is set.
+ *   <li>Bucket (l, s) is non-empty exactly when occupancy bit (l, s) is set (at level 0, its
+ *       list or its stragglers); a level-0 bucket's own list is in (deadline, sequence) order.
  *   <li>Placement ([2] of the wheel's notes), with idx_l(t) = t >>> (l * log2(slots)) and c the
  *       current tick: a node in bucket (l, r) has a tick t with idx_l(t) mod ringSize = r,
  *       idx_l(c) < idx_l(t) and idx_{l+1}(t) <= idx_{l+1}(c) + 1.
@@ -49,9 +50,17 @@ final class WheelInvariants {
                 int l = level;
                 int s = slot;
                 require(bucket.level == l && bucket.slot == s, wheel, () -> bucket + " at " + l + "/" + s);
-                require(bucket.isEmpty() != wheel.isOccupied(level, slot), wheel,
-                        () -> "occupancy bit disagrees with " + bucket + ", empty=" + bucket.isEmpty());
+                require(bucket.isVacant() != wheel.isOccupied(level, slot), wheel,
+                        () -> "occupancy bit disagrees with " + bucket + ", vacant=" + bucket.isVacant());
+                require((level == 0) == (bucket.stragglers != null) && bucket.owner == bucket, wheel,
+                        () -> bucket + ": stragglers exactly at level 0");
                 checkRing(wheel, bucket, seen);
+                if (bucket.stragglers != null) {
+                    require(bucket.stragglers.owner == bucket && bucket.stragglers.level == 0
+                            && bucket.stragglers.slot == s, wheel, () -> bucket + ": its stragglers' owner");
+                    checkRing(wheel, bucket.stragglers, seen);
+                    checkInOrder(wheel, bucket);
+                }
             }
         }
         Bucket overflow = wheel.overflowBucket();
@@ -102,6 +111,15 @@ final class WheelInvariants {
         long length = wheel.size() + 1 - limit;
         require(bucket.count >= length && (length > 0 || bucket.count == 0), wheel,
                 () -> bucket + " counts " + bucket.count + " for " + length + " nodes");
+    }
+
+    /** A level-0 bucket's own list is in (deadline, sequence) order (TimingWheel [13]). */
+    private static void checkInOrder(TimingWheel<?> wheel, Bucket bucket) {
+        for (TimerNode node = bucket.next; node != bucket && node.next != bucket; node = node.next) {
+            TimerNode before = node;
+            TimerNode after = node.next;
+            require(!DueHeap.precedes(after, before), wheel, () -> bucket + " out of order: " + before + " before " + after);
+        }
     }
 
     private static void checkStaging(TimingWheel<?> wheel, Set<TimerNode> seen) {
@@ -160,7 +178,6 @@ final class WheelInvariants {
         List<TimerNode> front = frontNodes(wheel, heap.front());
         require(heap.heapSize() + run.size() + front.size() == heap.size(), wheel,
                 () -> "heap, run and front sizes disagree");
-        require(front.isEmpty() || heap.front().inOrder, wheel, () -> "the front is not marked in order");
         TimerNode previous = null;
         for (TimerNode node : run) {
             require(heap.inRunAtItsIndex(node), wheel, () -> node + " not at its run index");
