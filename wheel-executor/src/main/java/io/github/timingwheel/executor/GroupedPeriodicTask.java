@@ -21,9 +21,9 @@ final class GroupedPeriodicTask extends PeriodicTask implements GroupMember {
      * @param period positive, in nanoseconds
      * @param policy what a fixed-rate task does after missed runs; null for a fixed delay
      */
-    GroupedPeriodicTask(WheelScheduledExecutor owner, TaskGroup group, Runnable body,
-            long initialDelayNanos, long period, MissedRunPolicy policy) {
-        super(owner, body, initialDelayNanos, period);
+    GroupedPeriodicTask(WheelScheduledExecutor owner, TaskGroup group, Runnable body, long period,
+            MissedRunPolicy policy) {
+        super(owner, body, period);
         this.group = group;
         this.policy = policy;
     }

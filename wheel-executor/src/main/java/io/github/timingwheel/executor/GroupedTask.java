@@ -16,8 +16,8 @@ final class GroupedTask<V> extends ScheduledTask<V> implements GroupMember {
     /** Serial groups' run queue link, guarded by the group's SerialRunQueue. */
     private GroupMember nextDue;
 
-    GroupedTask(WheelScheduledExecutor owner, TaskGroup group, Object body, long delayNanos) {
-        super(owner, body, delayNanos);
+    GroupedTask(WheelScheduledExecutor owner, TaskGroup group, Object body) {
+        super(owner, body);
         this.group = group;
     }
 

@@ -16,8 +16,8 @@ final class GroupedTimeout extends WheelTimeout implements GroupMember {
     /** Serial groups' run queue link, guarded by the group's SerialRunQueue. */
     private GroupMember nextDue;
 
-    GroupedTimeout(WheelTimer timer, TimeoutGroup group, TimerTask task, long delayNanos) {
-        super(timer, task, delayNanos);
+    GroupedTimeout(WheelTimer timer, TimeoutGroup group, TimerTask task) {
+        super(timer, task);
         this.group = group;
     }
 

@@ -22,27 +22,29 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     /** The period (fixed rate) or delay (fixed delay), positive, in nanoseconds. */
     final long period;
 
-    PeriodicTask(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
-        super(owner, body, initialDelayNanos);
+    PeriodicTask(WheelScheduledExecutor owner, Runnable body, long period) {
+        super(owner, body);
         this.period = period;
     }
 
     /**
-     * A task whose runs are due {@code initialDelayNanos + n * period} from now, with
-     * {@code policy} for missed runs.
+     * A task whose runs are due {@code n * period} after its first deadline, with {@code policy}
+     * for missed runs; to place at its initial delay ({@link WheelWorkQueue#place}).
      */
-    static PeriodicTask fixedRate(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period,
-            MissedRunPolicy policy) {
+    static PeriodicTask fixedRate(WheelScheduledExecutor owner, Runnable body, long period, MissedRunPolicy policy) {
         return switch (policy) {
-            case CATCH_UP -> new CatchingUp(owner, body, initialDelayNanos, period);
-            case SKIP -> new Skipping(owner, body, initialDelayNanos, period);
-            case RESTART -> new Restarting(owner, body, initialDelayNanos, period);
+            case CATCH_UP -> new CatchingUp(owner, body, period);
+            case SKIP -> new Skipping(owner, body, period);
+            case RESTART -> new Restarting(owner, body, period);
         };
     }
 
-    /** A task whose runs are due {@code delay} after the previous one ended. */
-    static PeriodicTask fixedDelay(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long delay) {
-        return new FixedDelay(owner, body, initialDelayNanos, delay);
+    /**
+     * A task whose runs are due {@code delay} after the previous one ended; to place at its
+     * initial delay ({@link WheelWorkQueue#place}).
+     */
+    static PeriodicTask fixedDelay(WheelScheduledExecutor owner, Runnable body, long delay) {
+        return new FixedDelay(owner, body, delay);
     }
 
     @Override
@@ -82,8 +84,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     private static final class FixedDelay extends PeriodicTask {
-        FixedDelay(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long delay) {
-            super(owner, body, initialDelayNanos, delay);
+        FixedDelay(WheelScheduledExecutor owner, Runnable body, long delay) {
+            super(owner, body, delay);
         }
 
         @Override
@@ -93,8 +95,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     private static final class CatchingUp extends PeriodicTask {
-        CatchingUp(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
-            super(owner, body, initialDelayNanos, period);
+        CatchingUp(WheelScheduledExecutor owner, Runnable body, long period) {
+            super(owner, body, period);
         }
 
         @Override
@@ -104,8 +106,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     private static final class Skipping extends PeriodicTask {
-        Skipping(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
-            super(owner, body, initialDelayNanos, period);
+        Skipping(WheelScheduledExecutor owner, Runnable body, long period) {
+            super(owner, body, period);
         }
 
         @Override
@@ -115,8 +117,8 @@ abstract class PeriodicTask extends ScheduledTask<Void> {
     }
 
     private static final class Restarting extends PeriodicTask {
-        Restarting(WheelScheduledExecutor owner, Runnable body, long initialDelayNanos, long period) {
-            super(owner, body, initialDelayNanos, period);
+        Restarting(WheelScheduledExecutor owner, Runnable body, long period) {
+            super(owner, body, period);
         }
 
         @Override

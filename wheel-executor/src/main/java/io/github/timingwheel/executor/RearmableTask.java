@@ -26,10 +26,16 @@ class RearmableTask extends ScheduledTask<Void> implements RearmableFuture<Void>
      * @param toleranceNanos how late the task may fire besides the executor's tolerance; not negative
      */
     RearmableTask(WheelScheduledExecutor owner, Runnable command, long timeoutNanos, long toleranceNanos) {
-        super(owner, command, timeoutNanos);
-        this.armed = deadline();
+        super(owner, command);
         this.timeoutNanos = timeoutNanos;
         this.grainNanos = ArmedDeadline.grainOf(toleranceNanos);
+    }
+
+    /** Armed at the deadline it is placed at, timeoutNanos from now (ArmedDeadline [1]). */
+    @Override
+    void place(long deadline, long sequence) {
+        super.place(deadline, sequence);
+        armed = deadline;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -26,10 +26,16 @@ class RearmableWheelTimeout extends WheelTimeout implements RearmableTimeout, Ar
      * @param toleranceNanos how late the timeout may fire besides the timer's tolerance; not negative
      */
     RearmableWheelTimeout(WheelTimer timer, TimerTask task, long timeoutNanos, long toleranceNanos) {
-        super(timer, task, timeoutNanos);
-        this.armed = deadline();
+        super(timer, task);
         this.timeoutNanos = timeoutNanos;
         this.grainNanos = ArmedDeadline.grainOf(toleranceNanos);
+    }
+
+    /** Armed at the deadline it is placed at, timeoutNanos from now (ArmedDeadline [1]). */
+    @Override
+    void place(long deadline, long sequence) {
+        super.place(deadline, sequence);
+        armed = deadline;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -33,11 +33,12 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     NORMAL or EXCEPTIONAL: one field instead of two keeps a task at 64 bytes. The write of
      *     the outcome happens before the release store of the final state; readers read the
      *     state first (volatile), then the payload.
-     * [3] Wheel fields (TimerNode) are touched only by the holder of the queue's lock, or by
-     *     the producer before the task is published through the queue's inbox (the inbox's
-     *     release/acquire orders those writes). 'deadline' is also read racily by getDelay and
-     *     compareTo, as ScheduledThreadPoolExecutor reads its 'time' field: a stale read gives
-     *     the previous period's deadline, never a torn value on a 64-bit JVM.
+     * [3] Wheel fields (TimerNode) are touched only by the holder of the shard's lock, or by
+     *     the producer that makes the task (WheelWorkQueue.place) and publishes it through the
+     *     shard's lock or inbox (whose release/acquire orders those writes). 'deadline' is also
+     *     read racily by getDelay and compareTo, as ScheduledThreadPoolExecutor reads its 'time'
+     *     field: a stale read gives the previous period's deadline, never a torn value on a
+     *     64-bit JVM.
      * [4] Metrics (TaskCounters): a run is counted on the thread that ran it, and its outcome
      *     (completed, failed) in the window between the CAS to COMPLETING and the release store
      *     of the final state, so whoever sees the future done also sees the counts. A cancel is
@@ -54,8 +55,7 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      * [6] Frames. A body runs two frames below the worker's runWorker (run, runBody), as a
      *     Callable does in ScheduledThreadPoolExecutor (a Runnable there runs three below). It
      *     matters to bodies that build an exception, as timeouts do: filling in a stack trace
-     *     costs per frame. It was five (run, the owner's runBody, runBody, a hook wrapper and a
-     *     call helper), so a Reactor timeout's exception had 16 frames here and 13 there.
+     *     costs per frame, so no helper or hook wrapper sits between runBody and the body.
      * [7] Cancelled and still held. With the remove-on-cancel policy off (the JDK's default),
      *     a cancelled task stays in the queue until its deadline, as in the JDK's executor: it
      *     has ended (counted in 'cancelled', not in 'pending') but the queue holds it and its
@@ -99,11 +99,10 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
     /** What the queue hands to workers and what views show: a decorated task, or null for this. */
     RunnableScheduledFuture<V> decorated;
 
-    /** @param delayNanos from now; a negative delay means now */
-    ScheduledTask(WheelScheduledExecutor owner, Object body, long delayNanos) {
+    /** A task to place with {@link WheelWorkQueue#place} before it is queued. */
+    ScheduledTask(WheelScheduledExecutor owner, Object body) {
         this.owner = owner;
         this.payload = body;
-        owner.queue().place(this, delayNanos);
     }
 
     /** The runnable a worker runs and that the queue shows: the decorated task if any. */

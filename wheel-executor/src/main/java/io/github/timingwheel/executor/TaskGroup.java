@@ -130,7 +130,8 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        GroupedTask<Void> task = new GroupedTask<>(executor, this, command, unit.toNanos(delay));
+        GroupedTask<Void> task = executor.queue().place(new GroupedTask<>(executor, this, command),
+                unit.toNanos(delay));
         return submit(task, task, executor.decorateTask(command, task));
     }
 
@@ -139,7 +140,8 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
-        GroupedTask<V> task = new GroupedTask<>(executor, this, callable, unit.toNanos(delay));
+        GroupedTask<V> task = executor.queue().place(new GroupedTask<>(executor, this, callable),
+                unit.toNanos(delay));
         return submit(task, task, executor.decorateTask(callable, task));
     }
 
@@ -175,8 +177,9 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
             TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        GroupedRearmableTask task = new GroupedRearmableTask(executor, this, command,
-                Math.max(0L, unit.toNanos(timeout)), WheelWorkQueue.toleranceNanos(tolerance, unit));
+        long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
+        GroupedRearmableTask task = executor.queue().place(new GroupedRearmableTask(executor, this, command,
+                timeoutNanos, WheelWorkQueue.toleranceNanos(tolerance, unit)), timeoutNanos);
         submit(task, task, task);
         return task;
     }
@@ -215,8 +218,8 @@ public final class TaskGroup extends AbstractExecutorService implements Schedule
     /** @param policy the missed-run policy of a fixed-rate task; null for a fixed delay */
     private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelayNanos, long periodNanos,
             MissedRunPolicy policy) {
-        GroupedPeriodicTask task = new GroupedPeriodicTask(executor, this, command,
-                initialDelayNanos, periodNanos, policy);
+        GroupedPeriodicTask task = executor.queue().place(
+                new GroupedPeriodicTask(executor, this, command, periodNanos, policy), initialDelayNanos);
         return submit(task, task, executor.decorateTask(command, task));
     }
 

@@ -74,7 +74,8 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
-        GroupedTimeout timeout = new GroupedTimeout(timer, this, task, unit.toNanos(delay));
+        GroupedTimeout timeout = timer.engine().queue().place(new GroupedTimeout(timer, this, task),
+                unit.toNanos(delay));
         try {
             members.admit(timeout);
         } catch (RejectedExecutionException stopped) {
@@ -124,8 +125,9 @@ public final class TimeoutGroup implements Timer, AutoCloseable {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        GroupedRearmableTimeout handle = new GroupedRearmableTimeout(timer, this, task, timeoutNanos,
-                WheelWorkQueue.toleranceNanos(tolerance, unit));
+        long toleranceNanos = WheelWorkQueue.toleranceNanos(tolerance, unit);
+        GroupedRearmableTimeout handle = timer.engine().queue().place(
+                new GroupedRearmableTimeout(timer, this, task, timeoutNanos, toleranceNanos), timeoutNanos);
         try {
             members.admit(handle);
         } catch (RejectedExecutionException stopped) {

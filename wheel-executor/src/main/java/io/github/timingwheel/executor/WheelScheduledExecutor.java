@@ -72,9 +72,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       a worker is about to run it (it runs the executor's state check first, as every task
  *       does).
  *   <li>On time is not at the nanosecond: a due task is handed to a worker at its deadline,
- *       not at the next tick, but the worker's wake-up and the hand-over take time: tens of
- *       microseconds at the median on an idle machine, milliseconds in the tail when the CPU
- *       is busy or every worker is running a task. Never early holds regardless.
+ *       not at the next tick, but the worker's wake-up and the hand-over take time, and more
+ *       in the tail when the CPU is busy or every worker is running a task. Never early holds
+ *       regardless.
  *   <li>A thread's home wheel's inbox holds at most 16,384 tasks; a producer that finds it
  *       full waits for the wheel's lock and applies the inbox itself. The wheels hold every
  *       accepted task: bound them with {@link Builder#maxPendingTasks}.
@@ -302,7 +302,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        ScheduledTask<Void> task = new ScheduledTask<>(this, command, unit.toNanos(delay));
+        ScheduledTask<Void> task = queue.place(new ScheduledTask<>(this, command), unit.toNanos(delay));
         return delayedExecute(task, decorateTask(command, task));
     }
 
@@ -350,8 +350,9 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
             TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        RearmableTask task = new RearmableTask(this, command, Math.max(0L, unit.toNanos(timeout)),
-                WheelWorkQueue.toleranceNanos(tolerance, unit));
+        long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
+        RearmableTask task = queue.place(new RearmableTask(this, command, timeoutNanos,
+                WheelWorkQueue.toleranceNanos(tolerance, unit)), timeoutNanos);
         delayedExecute(task, task);
         return task;
     }
@@ -360,7 +361,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
-        ScheduledTask<V> task = new ScheduledTask<>(this, callable, unit.toNanos(delay));
+        ScheduledTask<V> task = queue.place(new ScheduledTask<>(this, callable), unit.toNanos(delay));
         return delayedExecute(task, decorateTask(callable, task));
     }
 
@@ -409,8 +410,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (period <= 0L) {
             throw new IllegalArgumentException("period must be positive: " + period);
         }
-        PeriodicTask task = PeriodicTask.fixedRate(this, command, unit.toNanos(initialDelay),
-                unit.toNanos(period), policy);
+        PeriodicTask task = queue.place(PeriodicTask.fixedRate(this, command, unit.toNanos(period), policy),
+                unit.toNanos(initialDelay));
         return delayedExecute(task, decorateTask(command, task));
     }
 
@@ -435,8 +436,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (delay <= 0L) {
             throw new IllegalArgumentException("delay must be positive: " + delay);
         }
-        PeriodicTask task = PeriodicTask.fixedDelay(this, command, unit.toNanos(initialDelay),
-                unit.toNanos(delay));
+        PeriodicTask task = queue.place(PeriodicTask.fixedDelay(this, command, unit.toNanos(delay)),
+                unit.toNanos(initialDelay));
         return delayedExecute(task, decorateTask(command, task));
     }
 
@@ -578,7 +579,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (isShutdown()) {
             return false;
         }
-        ScheduledTask<Void> task = new ScheduledTask<>(this, drain, 0L);
+        ScheduledTask<Void> task = queue.place(new ScheduledTask<>(this, drain), 0L);
         try {
             reservePending(task);
         } catch (RejectedExecutionException full) {
@@ -1118,8 +1119,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * nothing while bodies are short (they stay parked but for one, which looks about once a
          * millisecond while tasks are due), and they keep due tasks running while bodies block.
          * The default is sized as JDK pools usually are, for bodies of any length: with short
-         * bodies, two workers fired a million timers due within a second as fast as one, where
-         * each body recorded into one shared histogram (benchmarks' {@code burst-shared}). For
+         * bodies, the workers beyond the first stay parked and do not slow the firing. For
          * sparse timeouts, {@code workers(1)} spares the watching worker's wake-ups.
          *
          * @param workers the number of worker threads; with 0, one starts when a task is queued
@@ -1262,8 +1262,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * threads schedule and cancel at once without meeting. Due tasks come out of all wheels
          * in one deadline-then-submission order. The default is four per processor, rounded down
          * to a power of two (at most 64): twice the threads a server commonly schedules from, so
-         * that a thread that moves finds a wheel of its own. Each wheel costs about 55 KB; 1 puts
-         * every task in one wheel.
+         * that a thread that moves finds a wheel of its own. Each wheel costs memory (its slots
+         * and a staging ring of 2,048 references); 1 puts every task in one wheel.
          *
          * @param shards a power of two from 1 to 64
          * @return this builder

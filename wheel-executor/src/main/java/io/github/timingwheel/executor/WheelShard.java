@@ -471,7 +471,7 @@ final class WheelShard extends WheelShardPadAfter {
         return (long) RELINKS.getOpaque(this);
     }
 
-    /** Tasks in the inbox now, at most INBOX_CAPACITY; for tests of the bound. */
+    /** Tasks in the inbox now, at most INBOX_CAPACITY: for the harvest (WheelShards [3]) and tests of the bound. */
     int inboxSize() {
         return inbox.size();
     }

@@ -43,9 +43,10 @@ final class WheelShards {
      *     without the help with the inbox that a producer gives as it unlocks (WheelShard [2]):
      *     producers apply what they pushed on their own time. A harvest applies up to
      *     DRAIN_BATCH of each inbox, so that tasks pushed while the shard was busy are handed
-     *     out in their place; but from a shard whose due work is already late by
-     *     BACKLOG_LAG_NANOS (a flood: backpressure's condition, WheelWorkQueue [4]) only about
-     *     what it hands out, its batch split among the shards it holds. Then the worker's time
+     *     out in their place; but from a flooded shard, whose due work is already late by
+     *     BACKLOG_LAG_NANOS (backpressure's condition, WheelWorkQueue [4]) and whose inbox holds
+     *     more than a DRAIN_BATCH, only about what it hands out, its batch split among the
+     *     shards it holds. Then the worker's time
      *     goes to running tasks and the producers apply their own (a full inbox sends them to
      *     its lock, WheelShard [2]); order among due tasks holds across what the harvests
      *     applied, and tasks left in an inbox come after. A shard whose inbox holds more asks
@@ -381,7 +382,7 @@ final class WheelShards {
             int share = inboxShare(max, locked, wait);
             for (int i = 0; i < locked; i++) {
                 WheelShard shard = harvesting[i];
-                shard.drainInbox(now - shard.wheelEvent() > WheelWorkQueue.BACKLOG_LAG_NANOS ? share : WheelShard.DRAIN_BATCH);
+                shard.drainInbox(flooded(shard, now) ? share : WheelShard.DRAIN_BATCH);
                 heads[i] = shard.wheel().peekDue(nanoTime);
             }
             while (count < max) {
@@ -428,7 +429,15 @@ final class WheelShards {
     }
 
     /**
-     * How many inbox tasks a harvest applies in each late shard of the {@code locked} it holds
+     * Whether {@code shard}, held by the harvest, is flooded ([3]): its due work already
+     * BACKLOG_LAG_NANOS late and more than a drain's batch waiting in its inbox.
+     */
+    private static boolean flooded(WheelShard shard, long now) {
+        return now - shard.wheelEvent() > WheelWorkQueue.BACKLOG_LAG_NANOS && shard.inboxSize() > WheelShard.DRAIN_BATCH;
+    }
+
+    /**
+     * How many inbox tasks a harvest applies in each flooded shard of the {@code locked} it holds
      * ([3]): its batch of {@code max} split among them, at least MIN_INBOX_SHARE; a whole
      * DRAIN_BATCH for drainTo ({@code wait}), which takes every due task it can.
      */

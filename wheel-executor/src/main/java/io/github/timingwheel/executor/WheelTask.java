@@ -20,10 +20,11 @@ abstract class WheelTask extends TimerNode implements Runnable {
 
     /**
      * Gives a task that is being made its deadline and its sequence, whose low bits put it into
-     * a shard of its queue for its whole life ({@link WheelShards} note [6]). Call from the
-     * constructor, before the task is visible to any other thread.
+     * a shard of its queue for its whole life ({@link WheelShards} note [6]). Called once, by
+     * {@link WheelWorkQueue#place} as the task is made, before the task is visible to any other
+     * thread; a re-armable task arms itself here, at that deadline.
      */
-    final void place(long deadline, long sequence) {
+    void place(long deadline, long sequence) {
         setDeadline(deadline);
         setSequence(sequence);
     }

@@ -47,11 +47,10 @@ class WheelTimeout extends WheelTask implements Timeout {
      */
     private volatile boolean inInbox;
 
-    /** @param delayNanos from now; a negative delay means now */
-    WheelTimeout(WheelTimer timer, TimerTask task, long delayNanos) {
+    /** A timeout to place with {@link WheelWorkQueue#place} before it is started. */
+    WheelTimeout(WheelTimer timer, TimerTask task) {
         this.timer = timer;
         this.task = task;
-        timer.engine().queue().place(this, delayNanos);
     }
 
     @Override

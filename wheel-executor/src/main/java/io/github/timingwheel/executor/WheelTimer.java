@@ -114,7 +114,7 @@ public final class WheelTimer implements Timer, AutoCloseable {
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
-        return start(new WheelTimeout(this, task, unit.toNanos(delay)));
+        return start(engine.queue().place(new WheelTimeout(this, task), unit.toNanos(delay)));
     }
 
     /**
@@ -159,7 +159,9 @@ public final class WheelTimer implements Timer, AutoCloseable {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         long timeoutNanos = Math.max(0L, unit.toNanos(timeout));
-        return start(new RearmableWheelTimeout(this, task, timeoutNanos, WheelWorkQueue.toleranceNanos(tolerance, unit)));
+        long toleranceNanos = WheelWorkQueue.toleranceNanos(tolerance, unit);
+        return start(engine.queue().place(new RearmableWheelTimeout(this, task, timeoutNanos, toleranceNanos),
+                timeoutNanos));
     }
 
     /**

@@ -173,13 +173,17 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     }
 
     /**
-     * Gives a task being made by the calling thread its deadline, {@code delayNanos} from now
-     * (a negative delay means now), its shard and its place among equal deadlines
-     * (WheelShards [6]), from one clock read.
+     * Places a task just made by the calling thread, before any other thread sees it: its
+     * deadline, {@code delayNanos} from now (a negative delay means now), its shard and its place
+     * among equal deadlines (WheelShards [6]), from one clock read. Whoever makes a task calls
+     * it, not the task's constructor.
+     *
+     * @return the task
      */
-    void place(WheelTask task, long delayNanos) {
+    <T extends WheelTask> T place(T task, long delayNanos) {
         long now = wheelNow();
         shards.place(task, now, TimingWheel.deadlineAfterWheelTime(now, delayNanos));
+        return task;
     }
 
     /** As {@link #place}, with a deadline in wheel time; for tests. */
