@@ -43,15 +43,12 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     (completed, failed) in the window between the CAS to COMPLETING and the release store
      *     of the final state, so whoever sees the future done also sees the counts. A cancel is
      *     counted once its CAS won.
-     * [5] The inbox mark (WheelWorkQueue [2]) lives in 'runner', so that the task stays at 64
+     * [5] The inbox mark (WheelTask [1]) lives in 'runner', so that the task stays at 64
      *     bytes: IN_INBOX while the task waits in the inbox, where it cannot be running (a new
      *     task has never run; a periodic task is re-queued after its run released 'runner').
-     *     The producer sets it before the push; the drain clears it by CAS (a full fence) before
-     *     it reads the state; a cancel reads it after its own CAS on the state. So either the
-     *     cancel sees the mark and need not push the task again, or it sees the mark cleared
-     *     and pushes it. A run's claim (CAS from null) cannot succeed while the mark is set:
-     *     a caller that runs the future itself in the instant between its submission and the
-     *     drain finds nothing to run, and the task runs at its deadline instead.
+     *     A run's claim (CAS from null) cannot succeed while the mark is set: a caller that
+     *     runs the future itself in the instant between its submission and the drain finds
+     *     nothing to run, and the task runs at its deadline instead.
      * [6] Frames. A body runs two frames below the worker's runWorker (run, runBody), as a
      *     Callable does in ScheduledThreadPoolExecutor (a Runnable there runs three below). It
      *     matters to bodies that build an exception, as timeouts do: filling in a stack trace
@@ -69,9 +66,6 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      *     held tasks is added before the CAS that sets HELD, so it is never below the count of
      *     those that left.
      */
-
-    /** The value of 'runner' while the task waits in the inbox ([5]); never started. */
-    private static final Thread IN_INBOX = new Thread("timingwheel-inbox-mark");
 
     private static final int NEW = 0;
     private static final int COMPLETING = 1;
@@ -126,12 +120,12 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
 
     @Override
     final void markInInbox() {
-        RUNNER.setRelease(this, IN_INBOX); // [5]; published by the push that follows
+        RUNNER.setRelease(this, IN_INBOX); // WheelTask [1]: published by the push that follows
     }
 
     @Override
     final void clearInInbox() {
-        RUNNER.compareAndSet(this, IN_INBOX, null); // [5]: a full fence before the state is read
+        RUNNER.compareAndSet(this, IN_INBOX, null); // WheelTask [1]: a full fence before the state is read
     }
 
     @Override

@@ -9,6 +9,24 @@ import io.github.timingwheel.core.TimerNode;
  */
 abstract class WheelTask extends TimerNode implements Runnable {
 
+    /*
+     * Implementation notes
+     *
+     * [1] The inbox mark (WheelWorkQueue [2]), one encoding for every kind of task: a reference
+     *     field of the task holds IN_INBOX while the task waits in its shard's inbox. The
+     *     producer sets it with a release store just before the push, while no one else can push
+     *     the task (the push publishes it); the drain clears it with a CAS from IN_INBOX (a full
+     *     fence when it succeeds) before it reads the task's state; a cancel reads it (volatile)
+     *     after its own CAS on the state. So either the cancel sees the mark and need not push
+     *     the task again, or it sees the mark cleared and pushes it; a mark the cancel does not
+     *     see yet costs a second push, which is harmless. The field is a task's own, in room it
+     *     already has: ScheduledTask's 'runner' (a task in the inbox cannot be running,
+     *     ScheduledTask [5]) and WheelTimeout's 'inbox'.
+     */
+
+    /** The value of a task's inbox-mark field while it waits in its shard's inbox ([1]); never started. */
+    static final Thread IN_INBOX = new Thread("timingwheel-inbox-mark");
+
     /**
      * Whether the task belongs in the wheel: pending, or cancelled but kept until its deadline
      * by policy. The queue inserts or unlinks the task to match. Any thread may call it.
@@ -33,20 +51,20 @@ abstract class WheelTask extends TimerNode implements Runnable {
     abstract boolean belongsTo(WheelWorkQueue queue);
 
     /**
-     * Marks the task as on its way through the queue's inbox; the producer calls it just before
-     * the push, while no one else can push the task ({@code WheelWorkQueue} note [2]).
+     * Marks the task as on its way through its shard's inbox, with a release store of IN_INBOX
+     * ([1]); the producer calls it just before the push, while no one else can push the task.
      */
     abstract void markInInbox();
 
     /**
-     * Clears the inbox mark with a volatile write; the drain calls it before it reads the task's
-     * state, so that a cancel either sees the mark cleared or is seen by the drain ([6]).
+     * Clears the inbox mark with a CAS from IN_INBOX ([1]); the drain calls it before it reads
+     * the task's state, so that a cancel either sees the mark cleared or is seen by the drain.
      */
     abstract void clearInInbox();
 
     /**
-     * Whether the task sits in the inbox, not yet drained: then a cancel need not push it again,
-     * since the drain will read its new state ([6]). A volatile read.
+     * Whether the task sits in the inbox, not yet drained ([1]): then a cancel need not push it
+     * again, since the drain will read its new state. A volatile read.
      */
     abstract boolean inInbox();
 

@@ -40,12 +40,14 @@ class WheelTimeout extends WheelTask implements Timeout {
     private final TimerTask task;
     private final WheelTimer timer;
     /**
-     * Whether the timeout sits in the engine's inbox, not yet drained (WheelWorkQueue [2]): set
-     * by the producer before the push, cleared by the drain; volatile, since a cancel reads it
-     * after its CAS and the drain reads the state after clearing it (Dekker). It fits in the
-     * padding: the timeout stays 56 bytes.
+     * The inbox mark (WheelTask [1]): IN_INBOX while the timeout waits in its shard's inbox,
+     * else null. A reference takes the 4 bytes a boolean and its padding took: the timeout stays
+     * 56 bytes. Written as every task's mark is: the set is a release store, not a volatile
+     * one, since the push that follows publishes the mark and a cancel that does not see it yet
+     * only pushes the timeout again; the clear is a CAS, a full fence before the drain reads the
+     * state; a cancel reads it volatile, after its CAS on the state.
      */
-    private volatile boolean inInbox;
+    private volatile Object inbox;
 
     /** A timeout to place with {@link WheelWorkQueue#place} before it is started. */
     WheelTimeout(WheelTimer timer, TimerTask task) {
@@ -153,17 +155,17 @@ class WheelTimeout extends WheelTask implements Timeout {
 
     @Override
     final void markInInbox() {
-        inInbox = true;
+        INBOX.setRelease(this, IN_INBOX); // WheelTask [1]: published by the push that follows
     }
 
     @Override
     final void clearInInbox() {
-        inInbox = false;
+        INBOX.compareAndSet(this, IN_INBOX, null); // WheelTask [1]: a full fence before the state is read
     }
 
     @Override
     final boolean inInbox() {
-        return inInbox;
+        return inbox == IN_INBOX;
     }
 
     @Override
@@ -192,10 +194,13 @@ class WheelTimeout extends WheelTask implements Timeout {
     }
 
     private static final VarHandle STATE;
+    private static final VarHandle INBOX;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(WheelTimeout.class, "state", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(WheelTimeout.class, "state", int.class);
+            INBOX = lookup.findVarHandle(WheelTimeout.class, "inbox", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

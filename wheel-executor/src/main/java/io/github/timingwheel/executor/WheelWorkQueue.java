@@ -45,9 +45,9 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      *     (WorkerRoles [1]); the workers' side, and how a producer wakes the parked leader, is
      *     WorkerRoles.
      * [2] A task cancelled while it still waits in an inbox is not pushed again: the producer
-     *     marks it (WheelTask.markInInbox) before the push, the drain clears the mark with a
-     *     volatile write before it reads the task's state, and a cancel reads the mark after
-     *     its CAS on the state (Dekker, as in WorkerRoles [3]). Either the cancel sees the mark
+     *     marks it (WheelTask [1]) before the push, the drain clears the mark with a CAS before
+     *     it reads the task's state, and a cancel reads the mark after its CAS on the state
+     *     (Dekker, as in WorkerRoles [3]). Either the cancel sees the mark
      *     and the drain sees the task cancelled, or the cancel sees it cleared and applies the
      *     task again; a task applied twice is harmless, since applying only brings the wheel in
      *     line with the task's state.
