@@ -27,16 +27,18 @@
 package io.github.timingwheel.executor;
 
 /*
- * Inside (package-private): WheelWorkQueue is the wheels behind BlockingQueue; its take runs
- * the leader/follower protocol of WorkerRoles. WheelShard is one wheel with its lock and bounded inbox: a
- * producer tries the lock of its thread's home shard and does the wheel work in place, or
- * leaves the task in the inbox when the lock is busy, and waits only when the inbox is full;
- * WheelShards merges the shards' due tasks in deadline order. ScheduledTask and PeriodicTask
- * are the wheel node, the future and the body in one object. TaskCounters counts without
- * locks; TaskEvents and the Task*Event classes are the flight recorder events, off by default.
- * MemberTracker holds a group's intrusive list of tasks and its lifecycle, SerialRunQueue the
- * run queue of a serial group; GroupedTask, GroupedPeriodicTask and GroupedTimeout carry the
- * links.
+ * Inside (package-private): WheelWorkQueue is the wheels behind BlockingQueue; it places each
+ * task as it is made, and its take runs the leader/follower protocol of WorkerRoles. WheelShard
+ * is one wheel with its lock and bounded inbox, and applies its own tasks: a producer tries the
+ * lock of its thread's home shard and does the wheel work in place, or leaves the task in the
+ * inbox when the lock is busy, and waits only when the inbox is full; WheelShards merges the
+ * shards' due tasks in deadline order. WheelTask is what a wheel holds (and defines the inbox
+ * mark); ScheduledTask and PeriodicTask are the wheel node, the future and the body in one
+ * object, WheelTimeout the timer's; ArmedDeadline is the re-arm protocol of both re-armable
+ * handles. TaskCounters counts without locks; TaskEvents and the Task*Event classes are the
+ * flight recorder events, off by default. MemberTracker holds a group's intrusive list of tasks
+ * and its lifecycle, SerialRunQueue the run queue of a serial group; the Grouped* tasks carry
+ * the links.
  *
  * Threading rule inside: the wheels are confined to the holders of their locks; each shared
  * field documents who writes and reads it. A group's monitors are leaf locks: taken, possibly
