@@ -33,6 +33,12 @@ import java.util.concurrent.atomic.LongAdder;
  * firing path that waits behind them runs a few hundred tasks a window while millions are
  * accepted.
  *
+ * <p>With {@code spinners} above 0 it is {@code flood-busy}: as many threads spin flat out
+ * beside the flood for the whole round (6 on the 2-core machine, as {@link Oversubscribed}), so
+ * that the workers share the cores with eleven other runnable threads, the load of a busy server.
+ * A firing path that needs more CPU per task handed out than the producers need per task
+ * accepted falls behind there first.
+ *
  * <p>The heap guard: the main thread reads the backlog every {@value #SAMPLE_MS} ms, and if it
  * passes {@code backlogCap} it ends the round there (the producers stop; nothing else ever
  * pauses them). Such a round prints a line saying so, and its {@code windows done} column says
@@ -60,23 +66,29 @@ final class FloodStall implements Scenario {
     private final int producers;
     private final int windows;
     private final long backlogCap;
+    private final int spinners;
 
     FloodStall(int producers, int windows, long backlogCap) {
+        this(producers, windows, backlogCap, 0);
+    }
+
+    FloodStall(int producers, int windows, long backlogCap, int spinners) {
         this.producers = producers;
         this.windows = windows;
         this.backlogCap = backlogCap;
+        this.spinners = spinners;
     }
 
     @Override
     public String name() {
-        return "flood-stall";
+        return spinners == 0 ? "flood-stall" : "flood-busy";
     }
 
     @Override
     public String description() {
         return String.format("%d producers hand over zero-delay tasks flat out, never pausing, for %d windows of %d ms"
-                + " (a round ends early if the backlog passes %,d); runs per window", producers, windows, WINDOW_MS,
-                backlogCap);
+                + " (a round ends early if the backlog passes %,d)%s; runs per window", producers, windows, WINDOW_MS,
+                backlogCap, spinners == 0 ? "" : String.format(", %d threads spinning beside them", spinners));
     }
 
     @Override
@@ -104,6 +116,7 @@ final class FloodStall implements Scenario {
         long acceptedAtEnd;
         boolean capped = false;
         long floodNanos;
+        Contention.Spinners spinning = new Contention.Spinners(spinners);
         try (TimerSubject timers = TimerSubject.create(subject)) {
             CountDownLatch go = new CountDownLatch(1);
             StopFlag stop = new StopFlag();
@@ -144,6 +157,7 @@ final class FloodStall implements Scenario {
                 producer.join();
             }
             floodNanos = System.nanoTime() - start;
+            spinning.stop(); // what was accepted then runs on a machine as quiet as the others' drains
             acceptedAtEnd = accepted.sum();
             backlogAtEnd = acceptedAtEnd - ran.sum();
             maxBacklog = Math.max(maxBacklog, backlogAtEnd);
@@ -152,6 +166,8 @@ final class FloodStall implements Scenario {
                 System.out.printf("   %s: %,d accepted tasks had not run %d s after the flood; closed with them%n",
                         subject, acceptedAtEnd - ran.sum(), DRAIN_SECONDS);
             }
+        } finally {
+            spinning.stop();
         }
         if (warmUp) {
             return;

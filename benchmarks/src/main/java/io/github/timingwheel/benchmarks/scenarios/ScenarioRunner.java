@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
  * [--subjects a,b,...] [--quick]}. Scenarios: churn, pending, lateness, burst, periodic,
  * scale, flood, contention, idle, idle-rate, wakeups, flood-stall, burst-shared, oversubscribed,
- * same-instant (default: all, in that order). {@code --quick}
+ * same-instant, flood-busy (default: all, in that order). {@code --quick}
  * shrinks every size, to check that the runner works, not to measure. The subjects {@code baseline-executor} and
  * {@code baseline-timer} are our library as built from another commit, named by
  * {@code -Dbaseline.classpath}; {@code benchmarks/ab.sh <commit> [arguments]} builds it and runs
@@ -112,7 +112,8 @@ public final class ScenarioRunner {
                         new Idle(10_000, 1, 1_000_000), new Wakeups(20_000, 1),
                         new FloodStall(4, Math.min(2, FLOOD_STALL_WINDOWS), Math.min(4_000_000, FLOOD_STALL_CAP)),
                         new Burst(100_000, 300, 200, true), new Oversubscribed(100_000, 500_000, 4, SPINNERS),
-                        new SameInstant(20_000, 300))
+                        new SameInstant(20_000, 300),
+                        new FloodStall(4, Math.min(2, FLOOD_STALL_WINDOWS), Math.min(4_000_000, FLOOD_STALL_CAP), SPINNERS))
                 : List.of(new Churn(1024, 5, 1, 2, 4), new Pending(1_000_000, 10_000_000),
                         new Lateness(100_000, 5, 1, 50), new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
                         new Scale(5, 2_000_000, 1_000, 10_000_000), new Flood(4, 10, 8_000_000),
@@ -120,7 +121,7 @@ public final class ScenarioRunner {
                         new Idle(1_000_000, 10, 10_000_000), new Wakeups(100_000, 5),
                         new FloodStall(4, FLOOD_STALL_WINDOWS, FLOOD_STALL_CAP),
                         new Burst(1_000_000, 1_000, 200, true), new Oversubscribed(1_000_000, 500_000, 4, SPINNERS),
-                        new SameInstant(200_000, 300));
+                        new SameInstant(200_000, 300), new FloodStall(4, FLOOD_STALL_WINDOWS, FLOOD_STALL_CAP, SPINNERS));
         list.forEach(s -> all.put(s.name(), s));
         return all;
     }
@@ -188,7 +189,7 @@ public final class ScenarioRunner {
     private static String usage() {
         return "usage: ScenarioRunner [churn|pending|lateness|burst|periodic|scale|flood|contention|idle|idle-rate"
                 + "|wakeups|flood-stall|burst-shared|oversubscribed"
-                + "|same-instant ...] [--rounds N]"
+                + "|same-instant|flood-busy ...] [--rounds N]"
                 + " [--subjects a,b,...] [--quick]\n  subjects: " + String.join(", ", TimerSubject.NAMES)
                 + "\n  default subjects: " + String.join(",", DEFAULT_SUBJECTS);
     }
