@@ -17,9 +17,9 @@ final class DueRun {
     /*
      * Implementation notes
      *
-     * [1] Why not a comparison sort. A burst of 200,000 timers armed for one instant spent a
-     *     third of its firing time in TimSort over the nodes: each comparison two loads from
-     *     nodes scattered over the heap. Here the deadlines and sequences are copied into
+     * [1] Why not a comparison sort: each comparison of nodes is two loads from nodes
+     *     scattered over the heap, a cache miss each once a tick holds more than the cache.
+     *     Here the deadlines and sequences are copied into
      *     arrays while the batch is collected (each node is in hand then), and the order is
      *     found by a least-significant-digit radix sort of the keys: (deadline - earliest) in
      *     the high bits, the slot in the low bits. The sort passes only over the deadline's
@@ -37,9 +37,8 @@ final class DueRun {
      *     one length armed in turn reach a tick in the order they were armed (buckets are
      *     appended to and cascaded in list order). The check costs a comparison per key while
      *     the keys are made; the sort it saves makes two passes over the keys and over a
-     *     2,049-entry count array each, which before the JIT compiles it (a tick comes once a
-     *     millisecond, so that takes seconds) cost hundreds of microseconds per tick of a
-     *     few hundred timers (docs/performance.md, "Where the Reactor gap went").
+     *     2,049-entry count array each, dear until the JIT compiles it, which at one tick a
+     *     millisecond takes seconds (docs/decisions.md).
      */
 
     private static final int DIGIT_BITS = 11;

@@ -82,9 +82,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     fails when c reaches the bucket's first tick (its "start"): then the bucket must be
      *     re-placed, which moves each node at least one level down or into the heap.
      *     Re-placing never targets a bucket that starts at or before c.
-     * [3] Early cascade. The single-lap wheel re-placed a whole slot when c reached its start,
-     *     and a level-1 slot can hold a whole burst (64 ms of it with the default shape): one
-     *     poll re-placed tens of thousands of nodes while due tasks waited. With two laps, the
+     * [3] Early cascade. Re-placing a whole slot when c reaches its start would make one poll
+     *     re-place a whole burst (a level-1 slot holds 64 ms of it with the default shape)
+     *     while due tasks wait. With two laps, the
      *     bucket at idx_l(c) + 1 (the "next" bucket, l >= 1) holds only nodes placed when they
      *     were further away: by [2] a node placed now goes to level l only if level l-1 cannot
      *     take it, and level l-1 takes every tick of the next level-l slot. Its nodes already
@@ -162,9 +162,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     bounded steps of [5].
      * [12] Walking a bucket. Its nodes lie wherever their tasks were allocated, in no order of
      *     their deadlines, so in a large wheel each step along its list is a cache miss, and a
-     *     step cannot begin before the one before it has loaded the link: in a burst of a
-     *     thousand timers a tick, no task started for 200 to 400 µs at each tick while its
-     *     bucket was walked into the due heap and the next slot paced ([3]). A cascade
+     *     step cannot begin before the one before it has loaded the link, and no task of the
+     *     tick starts while its bucket is walked. A cascade
      *     therefore walks a bucket from both ends at once, two independent chains of loads and
      *     so two misses in flight instead of one, at no cost to a schedule or a cancel (the
      *     bucket is still one doubly-linked list). Nodes keep list order, which DueRun's
@@ -199,8 +198,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      * How far after the last poll an arrival must be due to be staged ([11]), in ticks. A node
      * due sooner is about to be harvested, and is placed at once; one due later is staged, so
      * that a timeout cancelled before the wheel's next poll is never linked or unlinked, however
-     * short: with a lap of level 0 (64 ticks) here, as first built, timers of 1 to 50 ms were
-     * all placed, and one producer's churn of them ran 14% slower (docs/performance.md).
+     * short; a lead of a whole lap of level 0 would place every short timer (docs/decisions.md).
      */
     static final long STAGE_LEAD_TICKS = 2;
     /** The most nodes of a bucket's back half that wait while its front half is placed ([12]). */

@@ -59,9 +59,8 @@ final class CounterCells {
      *     log of the burst showed no trap of it on the run path.
      *     A virtual thread is told apart before the look-up, and adds to the shared adders
      *     without one: it typically lives for one request (in a server that runs each request
-     *     on its own), so a thread-local entry made for it was made and dropped per request
-     *     (32 of the 395 bytes a virtual thread that armed and cancelled one timeout
-     *     allocated; VirtualThreadRequests, docs/performance.md). That test is not the trap
+     *     on its own), so a thread-local entry made for it would be made and dropped per
+     *     request. That test is not the trap
      *     above: once any virtual thread counts, every later one takes the same branch, so a
      *     compiled add that never saw one is thrown away at most once.
      */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * beside ours.
  *
  * <p>Mutants seen red: touch, rearm and isArmed without the run-state check
- * ({@code RearmableTask.mayRun} returning true) fail {@link #executor_touchAfterShutdownNow_isFalse}
+ * ({@code RearmableTask}'s {@code ArmedDeadline.mayRun} returning true) fail {@link #executor_touchAfterShutdownNow_isFalse}
  * (touch true after shutdownNow); newGroup and newSerialGroup without their check return an open
  * group (both newGroup tests). The timer's two tests fail on a {@code WheelTimer.stop()} that
  * does not cancel the timeouts it drained together with a {@code RearmableWheelTimeout} that

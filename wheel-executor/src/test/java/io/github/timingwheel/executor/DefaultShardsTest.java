@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
  * holds a shard of its own, at least as many shards are free, so that a thread that meets a
  * busy lock and moves to another shard at random more likely lands on a free one than on
  * another thread's. With exactly as many shards as such threads (the earlier default), every
- * move landed on another thread's shard (docs/performance.md, "Short timers and the number of
- * shards"). The count is capped at {@link WheelShard#MAX_SHARDS}, where the rule gives way.
+ * move landed on another thread's shard (docs/decisions.md). The count is capped at {@link WheelShard#MAX_SHARDS}, where the rule gives way.
  */
 class DefaultShardsTest {
 

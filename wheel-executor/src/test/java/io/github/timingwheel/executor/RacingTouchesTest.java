@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * between the reading and the CAS would be.
  *
  * <p>Mutant seen red: a touch that moves the deadline to its target whatever it was
- * ({@code ArmedDeadline.moveTo} in place of {@code moveLater} in {@code RearmableTask.touch} and
- * {@code RearmableWheelTimeout.touch}) fires at 11 ms, 4 ms before the deadline the second touch
+ * ({@code ArmedDeadline.moveTo} in place of {@code moveLater} in {@code ArmedDeadline.touch},
+ * which both handles use) fires at 11 ms, 4 ms before the deadline the second touch
  * promised, on both schedulers and every origin.
  */
 class RacingTouchesTest {

@@ -420,7 +420,7 @@ class RearmableTest {
      * 16.777216 ms and fires there; another,
      * rearmed at 1 ms to 2 ms (deadline 3 ms), fires at 4.194304 ms. Mutants: the harvest's
      * re-link at the armed deadline (WheelShards.harvest without positionOf) fires the first
-     * at 15 ms; a move earlier to the armed deadline (WheelWorkQueue.moveEarlier without
+     * at 15 ms; a move earlier to the armed deadline (WheelShard.moveEarlier without
      * positionOf) fires the second at 3 ms.
      */
     @ParameterizedTest(name = "{0}, origin {1}")

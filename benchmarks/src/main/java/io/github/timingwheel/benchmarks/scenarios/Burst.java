@@ -120,7 +120,7 @@ final class Burst implements Scenario {
      * counters, take branches that compiled code had never seen (a thread's first counter cell,
      * a histogram's first minimum), and each such uncommon trap threw away the compiled firing
      * path at the window's opening, which then ran unoptimised for tens of milliseconds (the
-     * first measured round of the subject, in 4 of 5 runs; docs/performance.md). A JVM pays
+     * first measured round of the subject; docs/decisions.md). A JVM pays
      * that once per compiled path, not once per burst.
      */
     private static void prime(TimerSubject subjectTimers, LatenessProbe.Sink sink)

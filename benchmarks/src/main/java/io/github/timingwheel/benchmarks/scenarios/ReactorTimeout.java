@@ -34,7 +34,7 @@ import reactor.core.scheduler.Schedulers;
  * <p>Each subject keeps one executor (and one Reactor scheduler over it) for all its rounds,
  * as an application does. With {@code fresh}, each round makes a new executor and disposes of it
  * afterwards: its workers are new threads, and its first firings pay once what an application
- * pays once per executor (docs/performance.md, "Where the Reactor gap went").
+ * pays once per executor (docs/decisions.md).
  *
  * <pre>
  * java -Xmx2g -cp benchmarks/target/benchmarks.jar \
