@@ -75,9 +75,11 @@ class LettuceCommandTimeoutTest {
 
     @AfterEach
     void close() throws Exception {
-        connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(5));
-        resources.shutdown(0, 5, SECONDS).get(10, SECONDS);
+        if (connection.isOpen()) { // a test may have shut the client down itself
+            connection.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(5));
+            resources.shutdown(0, 5, SECONDS).get(10, SECONDS);
+        }
         server.close();
         timer.stop();
     }

@@ -6,7 +6,6 @@ import static io.github.timingwheel.core.WheelFixtures.FIRING_ORDER;
 import static io.github.timingwheel.core.WheelFixtures.slotSpanNanos;
 import static io.github.timingwheel.core.WheelInvariants.locate;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.timingwheel.core.WheelFixtures.EveryOrigin;
 import io.github.timingwheel.core.WheelFixtures.EveryShapeAndOrigin;
@@ -20,6 +19,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -224,10 +224,10 @@ class TimingWheelCascadeTest {
      * placed from time 0 (level l), the second when T was within the next level-l slot (level
      * l-1, where the early cascade would have put the first). One poll at T releases both.
      */
-    @EveryShapeAndOrigin
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.github.timingwheel.core.WheelFixtures#harnessesOfTwoLevelsOrMore")
     void cascade_bucketsOfTwoLevelsStartingAtOneTick_bothReleased(Harness h) {
         int level = h.shape.levels() - 1;
-        assumeTrue(level > 0, "one level: no two levels to tie");
         long span = slotSpanNanos(h.shape, level);
         long start = 2 * span; // the start of the level's slot index 2
         TestNode placedEarly = h.scheduleAt(start);

@@ -108,6 +108,14 @@ final class WheelFixtures {
         return all.stream();
     }
 
+    /** As {@link #harnesses()}, without the shapes of one level: for rules about two levels. */
+    static Stream<Arguments> harnessesOfTwoLevelsOrMore() {
+        return harnesses().filter(arguments -> {
+            Named<?> named = (Named<?>) arguments.get()[0];
+            return ((Harness) named.getPayload()).shape.levels() > 1;
+        });
+    }
+
     /** Every origin with the default shape, for rules that do not depend on the shape. */
     static Stream<Arguments> originsOnly() {
         return origins(RANDOM_ORIGIN).stream().map(Arguments::of);
