@@ -7,9 +7,11 @@ package io.github.timingwheel.core;
  *
  * <p>Order within a list is append order. A level-0 bucket keeps two lists: its own, always in
  * (deadline, sequence) order, and {@link #stragglers}, for each node that arrived before its
- * list's tail by that order. At the bucket's tick its own list is handed to the due nodes as it
- * is, to be polled from the front (DueHeap's ordered front), and only the stragglers are walked
- * and sorted. Unlinking keeps a list in order.
+ * list's tail by that order; and, once its stragglers were sorted ahead of its tick, a
+ * {@link #presorted} run of them. At the bucket's tick its own list is handed to the due nodes
+ * as it is, to be polled from the front (DueHeap's ordered front), the presorted run with it,
+ * and only the stragglers that came after the presort are walked and sorted. Unlinking keeps a
+ * list in order.
  */
 final class Bucket extends TimerNode {
 
@@ -31,6 +33,11 @@ final class Bucket extends TimerNode {
     final Bucket stragglers;
     /** The bucket this list belongs to: itself, or for a stragglers list its level-0 bucket. */
     final Bucket owner;
+    /**
+     * For a level-0 bucket, its stragglers as sorted ahead of its tick (TimingWheel [14]), or
+     * null; its nodes are in no list (their heapIndex names their slot in the run).
+     */
+    DueRun presorted;
 
     static final int OVERFLOW = -1;
     /** The level of DueHeap's ordered front, which is a list of no level. */
@@ -60,23 +67,29 @@ final class Bucket extends TimerNode {
         return next == this;
     }
 
-    /** Whether neither this list nor its stragglers hold a node: the occupancy bit is clear. */
+    /**
+     * Whether neither this list nor its stragglers nor its presorted run hold a node: the
+     * occupancy bit is clear.
+     */
     boolean isVacant() {
-        return isEmpty() && (stragglers == null || stragglers.isEmpty());
+        return isEmpty() && (stragglers == null || stragglers.isEmpty()) && presorted == null;
     }
 
     /**
      * Links {@code node} at the tail; in a level-0 bucket, at its stragglers' tail instead if it
      * comes before the tail by (deadline, sequence), so that this list stays in order. The
      * tail's line is written by the append anyway, so the comparison costs no extra miss.
+     *
+     * @return whether it went to the stragglers
      */
-    void add(TimerNode node) {
+    boolean add(TimerNode node) {
         TimerNode tail = prev;
         if (stragglers != null && tail != this && DueHeap.precedes(node, tail)) {
             stragglers.append(node);
-        } else {
-            append(node);
+            return true;
         }
+        append(node);
+        return false;
     }
 
     /** Links {@code node} at the tail. */

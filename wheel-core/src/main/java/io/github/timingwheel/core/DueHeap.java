@@ -109,6 +109,23 @@ final class DueHeap {
         return true;
     }
 
+    /**
+     * Takes over {@code presorted}, a level-0 bucket's stragglers sorted ahead of its tick
+     * (TimingWheel [14]) whose tick has come, as the run, in O(1), if no run is being polled;
+     * else adds its nodes one by one (between beginBatch and endBatch they then go to the heap,
+     * since a run is never merged into).
+     */
+    void addRun(DueRun presorted) {
+        if (run == null) {
+            run = presorted;
+            return;
+        }
+        presorted.forEachInOrder(node -> {
+            node.heapIndex = TimerNode.NOT_IN_HEAP;
+            add(node);
+        });
+    }
+
     void add(TimerNode node) {
         if (batching) {
             if (batchSize == batch.length) {
@@ -173,6 +190,22 @@ final class DueHeap {
         batch = new TimerNode[MIN_CAPACITY];
         batchDeadlines = new long[MIN_CAPACITY];
         batchSequences = new long[MIN_CAPACITY];
+    }
+
+    /**
+     * Removes {@code head}, which {@link #peek} returned just now. From the run, the slot to
+     * clear is read from the run's order rather than from the node, whose line may still be on
+     * its way: a poll then does not wait for one node's miss before it looks at the next.
+     */
+    void removeHead(TimerNode head) {
+        if (head.heapIndex <= -2) {
+            run.removeHead();
+            if (run.live() == 0) {
+                run = null; // its arrays go with it
+            }
+            return;
+        }
+        remove(head);
     }
 
     void remove(TimerNode node) {

@@ -196,6 +196,18 @@ final class DueRun {
         return node;
     }
 
+    /**
+     * Takes out the node that {@link #peek} returned last, which must not have been removed
+     * since: its slot comes from the order, not from the node, so that the next peek does not
+     * wait for the node's line to learn which slot it must skip.
+     */
+    void removeHead() {
+        int slot = slotOf(head++);
+        nodes[slot].heapIndex = TimerNode.NOT_IN_HEAP;
+        nodes[slot] = null;
+        live--;
+    }
+
     /** Takes out the node in {@code slot}, leaving a hole. */
     void remove(int slot) {
         nodes[slot].heapIndex = TimerNode.NOT_IN_HEAP;

@@ -416,6 +416,124 @@ class TimingWheelCascadeTest {
     }
 
     /**
+     * A burst armed for one instant from another clock (each deadline the instant plus 0 to
+     * 199 ns, as two clock reads apart give) is nearly all stragglers ([13]), and they are sorted
+     * ahead of the tick ([14]) by a driver that wakes only at nextEventTime(): the poll at the
+     * instant hands out the first node without walking any; a third cancelled after the sort
+     * (from the bucket's run) and 1,000 more armed after it (stragglers walked at the tick)
+     * leave exact order. Mutants: no sort ahead (presortAhead doing nothing) walks all 200,000
+     * at the tick; a nextEventTime() that leaves the sort out wakes the driver only at the tick,
+     * which then walks them all too.
+     */
+    @EveryOrigin
+    void massExpiry_fromAnotherClock_isSortedAheadOfItsTick(long origin) {
+        Harness h = new Harness(WheelShape.defaults(), origin);
+        long instant = 300 * MS;
+        SplittableRandom random = h.random();
+        List<TestNode> scheduled = new ArrayList<>();
+        for (int i = 0; i < 200_000; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, instant + random.nextLong(200));
+            scheduled.add(node);
+        }
+        wakeAtEachEventBefore(h, instant - 2 * h.tickNanos());
+        WheelInvariants.check(h.wheel);
+        assertThat(locate(h.wheel, scheduled.get(1))).as("a straggler, in its bucket's run").isZero();
+        assertThat(h.wheel.bucket(0, (int) (instant / h.tickNanos()) & (h.wheel.ringSize() - 1)).presorted)
+                .as("the bucket's presorted run").isNotNull();
+        List<TestNode> expected = new ArrayList<>();
+        for (int i = 0; i < scheduled.size(); i++) {
+            if (i % 3 == 1) {
+                assertThat(h.wheel.cancel(scheduled.get(i))).isTrue();
+            } else {
+                expected.add(scheduled.get(i));
+            }
+        }
+        for (int i = 0; i < 1_000; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, instant + random.nextLong(200));
+            expected.add(node);
+        }
+        WheelInvariants.check(h.wheel);
+        wakeAtEachEventBefore(h, instant);
+        h.advanceTo(instant + 200);
+        long movedBefore = h.wheel.movedNodes();
+
+        TestNode first = h.wheel.poll(h.clock.nanoTime());
+
+        assertThat(h.wheel.movedNodes() - movedBefore).as("nodes walked to hand out the first")
+                .isLessThanOrEqualTo(1_000);
+        List<TestNode> fired = new ArrayList<>();
+        fired.add(first);
+        pollDue(h, fired);
+        expected.sort(FIRING_ORDER);
+        assertThat(fired).containsExactlyElementsOf(expected);
+        assertThat(h.wheel.isEmpty()).isTrue();
+        WheelInvariants.check(h.wheel);
+    }
+
+    /**
+     * A bucket's presorted run ([14]) is seen and emptied like any bucket: peekEarliest finds
+     * its first node, forEach visits it, cancelling all of it frees the bucket (its occupancy
+     * bit, nextEventTime()), and drain takes every node of it unscheduled.
+     */
+    @Test
+    void presortedRun_isSeenCancelledAndDrainedLikeABucket() {
+        Harness h = new Harness(WheelShape.defaults(), 0L);
+        long tickStart = 40 * h.tickNanos();
+        List<TestNode> stragglers = new ArrayList<>();
+        h.scheduleAt(tickStart + 5_000); // the list's tail: every later node comes before it
+        for (int i = 0; i < TimingWheel.PRESORT_MIN; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, tickStart + 4_000 - i % 1_000);
+            stragglers.add(node);
+        }
+        wakeAtEachEventBefore(h, tickStart);
+        Bucket bucket = h.wheel.bucket(0, 40);
+        assertThat(bucket.presorted).isNotNull();
+        assertThat(bucket.presorted.live()).isEqualTo(TimingWheel.PRESORT_MIN);
+        TestNode earliest = stragglers.get(999); // deadline tickStart + 3_001, the first so armed
+        assertThat(h.wheel.peekEarliest()).isSameAs(earliest);
+        assertThat(h.pending()).hasSize(TimingWheel.PRESORT_MIN + 1).containsAll(stragglers);
+
+        List<TestNode> drainedLater = new ArrayList<>(stragglers.subList(0, 10));
+        for (TestNode node : stragglers.subList(10, stragglers.size())) {
+            assertThat(h.cancel(node)).isTrue();
+        }
+        assertThat(bucket.presorted.live()).isEqualTo(10);
+        List<TestNode> drained = new ArrayList<>();
+        assertThat(h.wheel.drain(drained::add)).isEqualTo(11);
+        assertThat(drained).containsAll(drainedLater).allMatch(node -> !node.isScheduled());
+        assertThat(bucket.presorted).isNull();
+        WheelInvariants.check(h.wheel);
+
+        TestNode again = h.scheduleAt(tickStart + 5_000);
+        for (int i = 0; i < TimingWheel.PRESORT_MIN; i++) {
+            TestNode node = h.newNode();
+            h.wheel.schedule(node, tickStart + 4_000 - i % 1_000);
+            stragglers.set(i, node);
+        }
+        wakeAtEachEventBefore(h, tickStart);
+        assertThat(bucket.presorted).isNotNull();
+        assertThat(h.cancel(again)).isTrue();
+        for (TestNode node : stragglers) {
+            assertThat(h.wheel.cancel(node)).isTrue();
+        }
+        assertThat(bucket.presorted).isNull();
+        assertThat(h.wheel.isOccupied(0, 40)).as("the emptied bucket's occupancy bit").isFalse();
+        assertThat(h.wheel.nextEventTime()).isEqualTo(Long.MAX_VALUE);
+        WheelInvariants.check(h.wheel);
+    }
+
+    /** Moves the clock to each nextEventTime() before {@code end} in turn and polls there, finding nothing due. */
+    private static void wakeAtEachEventBefore(Harness h, long end) {
+        for (long next; (next = h.wheel.nextEventTime()) < end; ) {
+            h.advanceTo(Math.max(next, h.now()));
+            assertThat(h.wheel.poll(h.clock.nanoTime())).as("nothing due before the instant").isNull();
+        }
+    }
+
+    /**
      * A tick's ordered front and the nodes that cascade into the heap and a run at the same
      * tick come out merged in exact order ([13], [9]): nodes of tick 128 scheduled at tick 0
      * wait in a level-1 slot that starts at tick 128, in random order; nodes of the same tick

@@ -14,7 +14,9 @@ import java.util.function.Supplier;
  *
  * <ol>
  *   <li>Bucket (l, s) is non-empty exactly when occupancy bit (l, s) is set (at level 0, its
- *       list or its stragglers); a level-0 bucket's own list is in (deadline, sequence) order.
+ *       list, its stragglers or its presorted run); a level-0 bucket's own list is in
+ *       (deadline, sequence) order, and so is its presorted run, each of whose nodes is in no
+ *       ring, at the run index its heapIndex names, and placed as the bucket's.
  *   <li>Placement ([2] of the wheel's notes), with idx_l(t) = t >>> (l * log2(slots)) and c the
  *       current tick: a node in bucket (l, r) has a tick t with idx_l(t) mod ringSize = r,
  *       idx_l(c) < idx_l(t) and idx_{l+1}(t) <= idx_{l+1}(c) + 1.
@@ -61,6 +63,7 @@ final class WheelInvariants {
                     checkRing(wheel, bucket.stragglers, seen);
                     checkInOrder(wheel, bucket);
                 }
+                checkPresorted(wheel, bucket, seen);
             }
         }
         Bucket overflow = wheel.overflowBucket();
@@ -76,6 +79,12 @@ final class WheelInvariants {
     static int locate(TimingWheel<?> wheel, TimerNode node) {
         if (StagingRing.isStaged(node)) {
             return STAGED;
+        }
+        if (node.heapIndex <= -2 && tickOf(wheel, node) > wheel.currentTick()) {
+            Bucket bucket = wheel.bucket(0, (int) tickOf(wheel, node) & (wheel.ringSize() - 1));
+            require(bucket.presorted != null && bucket.presorted.holds(node, DueHeap.runSlotOf(node.heapIndex)), wheel,
+                    () -> node + " not in its bucket's presorted run");
+            return 0;
         }
         if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
             DueHeap due = wheel.dueHeap();
@@ -111,6 +120,30 @@ final class WheelInvariants {
         long length = wheel.size() + 1 - limit;
         require(bucket.count >= length && (length > 0 || bucket.count == 0), wheel,
                 () -> bucket + " counts " + bucket.count + " for " + length + " nodes");
+    }
+
+    /** A level-0 bucket's presorted run (TimingWheel [14]): in order, placed, each node at its index. */
+    private static void checkPresorted(TimingWheel<?> wheel, Bucket bucket, Set<TimerNode> seen) {
+        DueRun run = bucket.presorted;
+        if (run == null) {
+            return;
+        }
+        require(bucket.level == 0 && run.live() > 0, wheel, () -> bucket + ": an empty or misplaced presorted run");
+        List<TimerNode> nodes = new ArrayList<>();
+        run.forEachInOrder(nodes::add);
+        require(nodes.size() == run.live(), wheel, () -> bucket + ": presorted run counts " + run.live());
+        TimerNode previous = null;
+        for (TimerNode node : nodes) {
+            require(node.next == null && node.prev == null && seen.add(node), wheel,
+                    () -> node + " in " + bucket + "'s presorted run and elsewhere");
+            require(node.heapIndex <= -2 && run.holds(node, DueHeap.runSlotOf(node.heapIndex)), wheel,
+                    () -> node + " not at its presorted run index");
+            checkPlacement(wheel, bucket, node);
+            TimerNode before = previous;
+            require(before == null || !DueHeap.precedes(node, before), wheel,
+                    () -> "presorted order: " + before + " before " + node);
+            previous = node;
+        }
     }
 
     /** A level-0 bucket's own list is in (deadline, sequence) order (TimingWheel [13]). */

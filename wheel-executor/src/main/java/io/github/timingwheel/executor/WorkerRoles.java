@@ -239,6 +239,9 @@ final class WorkerRoles {
                         tookTask = true;
                         return task.outer();
                     }
+                    // The park is planned from when the harvest ended, not began: one that sorts a
+                    // tick ahead of time (TimingWheel [14]) may take milliseconds.
+                    now = clock.nanoTime() - minLateNanos; // [5]
                 }
                 long waitNanos = timed ? giveUpAt - now : Long.MAX_VALUE;
                 if (timed && waitNanos <= 0) {
