@@ -23,11 +23,12 @@ import java.util.function.Consumer;
  * {@link #RUN_MIN} nodes that finds no run is sorted once, by a radix sort of keys copied from
  * the nodes as they came (DueRun [1]), and then polled from the front. Smaller batches, and
  * batches that come while a run is being polled (a backlog), go into the heap, so the run is
- * never merged into.
+ * never merged into. A run may also come ready-made ({@link #addRun}): a bucket's stragglers
+ * sorted ahead of their tick (TimingWheel [14]).
  *
  * <p>Why an ordered front. A level-0 bucket keeps its nodes in (deadline, sequence) order, and
- * the few that arrive out of order in a list beside them (Bucket.stragglers): timeouts of one
- * length armed in turn arrive in order, and a burst armed for one instant nearly so. At the
+ * those that arrive out of order in a list beside them (Bucket.stragglers): timeouts of one
+ * length armed in turn arrive in order. At the
  * tick the ordered list is taken over whole ({@link #adopt}), in O(1), and polled from its
  * front: the first node is handed out at once however many share the tick, and each node is
  * visited once, when it is polled, instead of once to be walked and sorted and again to be

@@ -25,9 +25,9 @@ import java.util.function.Consumer;
  *   <li><b>O(1) schedule and cancel</b> for nodes not yet due (amortised: a node moves down at
  *       most once per level); cancelling a due node is O(log k) for k due nodes.
  *   <li><b>No wasted wake-ups:</b> {@link #nextEventTime()} names the next time anything
- *       happens (a deadline, a slot whose nodes must move down a level, or a step of moving a
- *       large slot down ahead of time), never an empty tick, so a driver can park exactly that
- *       long.
+ *       happens (a deadline, a slot whose nodes must move down a level, a step of moving a
+ *       large slot down ahead of time, or a sort of a tick's stragglers ahead of it), never an
+ *       empty tick, so a driver can park exactly that long.
  *   <li><b>Bounded steps:</b> a slot's nodes move down a level a share at a time while the
  *       slot before it passes, so a driver that wakes at {@link #nextEventTime()} moves about a
  *       thousand nodes per level per wake-up (or one tick's share of a slot, if that is more),
@@ -54,8 +54,9 @@ import java.util.function.Consumer;
  *   <li>Nodes due in the same tick enter the due heap together at the tick's start. A
  *       tick's bucket whose nodes arrived in deadline order (a burst for one instant, one
  *       length of timeout armed in turn) is handed out from its front at once, O(1) there;
- *       one out of order is walked and sorted first, O(k) for k nodes, before the first of
- *       them comes out.
+ *       nodes out of order are walked and sorted first, O(k) for k nodes, before the first of
+ *       them comes out: at the tick if they are few, else ahead of it, when the driver wakes at
+ *       {@link #nextEventTime()} (a driver that comes only at the tick sorts them there).
  *   <li>Deadlines beyond the top level's span wait in an overflow list that is scanned once
  *       per turn of the top level (about 12.4 days with the default shape).
  *   <li>Times passed in must not go backwards; an older time is tolerated and returns nothing
@@ -182,8 +183,8 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     of the tick; only the stragglers are walked and sorted. One producer's timeouts of one
      *     length arrive in order, as does an early cascade ([3]), which moves nodes from a
      *     bucket's front in list order; a burst armed for one instant from another clock
-     *     (deadlines now + (instant - caller's now)) arrives nearly in order, the stragglers
-     *     being the nodes armed while one armed just before was later by the two clocks' skew.
+     *     (deadlines now + (instant - caller's now)) does not: its deadlines jitter by the gap
+     *     between the two reads, and nearly every node is a straggler ([14]).
      *     Nodes cascaded at the tick itself (from a higher level or the overflow) go to the heap
      *     or a run beside the front, and the head is the first of the three ([9] holds: all are
      *     due). A level-0 bucket is occupied while either list holds a node.
