@@ -53,7 +53,7 @@ class LongHarvestTest {
      * harvest), it moves the clock an hour on and says it is armed for two hours after its
      * deadline, so the harvest links it again instead of handing it out.
      */
-    private static final class ReArmedAsHarvested extends WheelTask {
+    private static final class ReArmedAsHarvested extends InertTask {
         private final ManualTimeSource clock;
         private final long dueAtNanos;
         private boolean harvested;
@@ -73,34 +73,6 @@ class LongHarvestTest {
                 clock.advance(1, HOURS);
             }
             return deadline() + HOURS.toNanos(2);
-        }
-
-        @Override
-        boolean wantsWheel() {
-            return true;
-        }
-
-        @Override
-        Runnable outer() {
-            return this;
-        }
-
-        @Override
-        boolean belongsTo(WheelWorkQueue queue) {
-            return true;
-        }
-
-        @Override
-        void markInInbox() {
-        }
-
-        @Override
-        void clearInInbox() {
-        }
-
-        @Override
-        boolean inInbox() {
-            return false; // never cancelled: nothing asks
         }
 
         @Override

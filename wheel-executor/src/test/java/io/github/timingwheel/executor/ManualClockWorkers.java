@@ -67,41 +67,9 @@ final class ManualClockWorkers {
     }
 
     /** A task due at wheel time 0 that does nothing: it only wakes the leader. */
-    private static class WakeUp extends WheelTask {
+    private static class WakeUp extends InertTask {
         WakeUp() {
             setDeadline(0L);
-        }
-
-        @Override
-        boolean wantsWheel() {
-            return true;
-        }
-
-        @Override
-        Runnable outer() {
-            return this;
-        }
-
-        @Override
-        boolean belongsTo(WheelWorkQueue queue) {
-            return true;
-        }
-
-        @Override
-        void markInInbox() {
-        }
-
-        @Override
-        void clearInInbox() {
-        }
-
-        @Override
-        boolean inInbox() {
-            return false; // it is never cancelled, so nothing asks
-        }
-
-        @Override
-        public void run() {
         }
     }
 }

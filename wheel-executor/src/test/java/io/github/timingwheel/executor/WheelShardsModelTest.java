@@ -136,7 +136,7 @@ class WheelShardsModelTest {
     }
 
     /** A task of the model: pending until harvested or cancelled. */
-    private static final class ModelTask extends WheelTask {
+    private static final class ModelTask extends InertTask {
         final int id;
         volatile boolean cancelled;
         volatile boolean inInbox;
@@ -153,16 +153,6 @@ class WheelShardsModelTest {
         }
 
         @Override
-        Runnable outer() {
-            return this;
-        }
-
-        @Override
-        boolean belongsTo(WheelWorkQueue queue) {
-            return true;
-        }
-
-        @Override
         void markInInbox() {
             inInbox = true;
         }
@@ -175,10 +165,6 @@ class WheelShardsModelTest {
         @Override
         boolean inInbox() {
             return inInbox;
-        }
-
-        @Override
-        public void run() {
         }
 
         @Override
