@@ -888,11 +888,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     /**
      * The tick at which the stragglers of the level-0 bucket of {@code tick}, {@code count} of
      * them, are to be sorted ahead of it ([14]): early enough for the sort, at most a lap of
-     * level 0 before; may have passed.
+     * level 0 before, and not before currentTick (then: now).
      */
     private long presortTickOf(long tick, long count) {
         long lead = 1L + count * PRESORT_NANOS_PER_NODE / tickNanos;
-        return tick - Math.min(lead, (ringMask + 1) >>> 1);
+        return Math.max(currentTick, tick - Math.min(lead, (ringMask + 1) >>> 1));
     }
 
     /**
