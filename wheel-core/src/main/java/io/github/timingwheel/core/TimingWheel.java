@@ -925,26 +925,28 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         DueRun earlier = bucket.presorted;
         int size = (int) Math.min(Integer.MAX_VALUE - 8, bucket.stragglers.count + (earlier == null ? 0 : earlier.live()));
         TimerNode[] nodes = new TimerNode[size];
+        long[] deadlines = new long[size];
+        long[] sequences = new long[size];
         int[] filled = {0};
+        // Each node's keys are copied while it is in hand, as DueHeap's batch does (DueRun [1]).
+        Consumer<TimerNode> collect = node -> {
+            int slot = filled[0]++;
+            nodes[slot] = node;
+            deadlines[slot] = node.deadline;
+            sequences[slot] = node.sequence;
+            node.heapIndex = DueHeap.runIndexOf(slot);
+        };
         if (earlier != null) {
-            earlier.forEachInOrder(node -> nodes[filled[0]++] = node);
+            earlier.forEachInOrder(collect);
         }
-        int count = filled[0];
         for (TimerNode node = bucket.stragglers.detachAll(); node != null; ) {
             TimerNode following = node.next;
             node.prev = null;
             node.next = null;
-            nodes[count++] = node;
+            collect.accept(node);
             node = following;
         }
-        long[] deadlines = new long[count];
-        long[] sequences = new long[count];
-        for (int i = 0; i < count; i++) {
-            TimerNode node = nodes[i];
-            deadlines[i] = node.deadline;
-            sequences[i] = node.sequence;
-            node.heapIndex = DueHeap.runIndexOf(i);
-        }
+        int count = filled[0];
         DueRun sorted = count == 0 ? null : DueRun.sort(nodes, deadlines, sequences, count);
         bucket.presorted = sorted;
         if (sorted == null) { // a tick too long for the keys (DueRun [3]): they wait as stragglers
@@ -962,9 +964,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         run.remove(DueHeap.runSlotOf(node.heapIndex));
         if (run.live() == 0) {
             bucket.presorted = null;
-            if (bucket.isVacant()) {
-                occupied[0].clear(bucket.slot);
-            }
+            markEmpty(bucket);
         }
     }
 
