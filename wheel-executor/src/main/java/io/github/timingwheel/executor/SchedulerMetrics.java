@@ -161,8 +161,8 @@ public final class SchedulerMetrics {
     /**
      * Times the waiting workers woke up: the leader (the one worker that waits for the next
      * deadline) at that deadline, when a producer's earlier task woke it, or spuriously; and, on
-     * an executor of two workers or more, the stand-in, which checks about once a millisecond
-     * while tasks are due that the leader is not held in a body or late. Workers woken only to
+     * an executor of two workers or more, the stand-in, which checks about every 4 ms while
+     * tasks are due that the leader is not held in a body or late. Workers woken only to
      * take tasks already handed out are not counted, and a scheduler with nothing pending adds
      * none (unless its idle workers time out, {@code allowCoreThreadTimeOut}).
      * Each is a thread wake-up that costs CPU and power, so {@code wakeUps} per second against

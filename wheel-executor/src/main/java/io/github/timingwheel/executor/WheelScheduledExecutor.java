@@ -1114,14 +1114,12 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * The number of worker threads, the core pool size (default: available processors).
          *
          * <p>One worker runs the due tasks while it makes progress; another takes over only when a
-         * body has held it, or the operating system has descheduled it, for about a millisecond
-         * with work waiting (see the package's design notes). So workers beyond the first keep
+         * body has held it, or the operating system has descheduled it, for about 4 ms with work
+         * waiting (see the package's design notes). So workers beyond the first keep
          * due tasks running while bodies block, and stay parked but for one, which looks about
-         * once a millisecond while tasks are due. They are not free: on a 2-core machine a burst
-         * of short timers (a million due within a second) ran later with two workers than with
-         * one, while two did better with every core busy (docs/performance.md). The default is
-         * sized as JDK pools usually are, for bodies of any length, blocking ones included; for
-         * short bodies, {@code workers(1)} fires a burst sooner and spares the watching worker's
+         * every 4 ms while tasks are due. The default is sized as JDK pools usually are, for
+         * bodies of any length, blocking ones included; with short bodies one worker fires as
+         * fast as two (docs/performance.md), and {@code workers(1)} spares the watching worker's
          * wake-ups.
          *
          * @param workers the number of worker threads; with 0, one starts when a task is queued

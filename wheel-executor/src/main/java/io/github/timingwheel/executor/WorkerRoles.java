@@ -98,11 +98,14 @@ final class WorkerRoles {
     /**
      * How long due work waits for the worker that holds the lead, out running a task, before
      * the stand-in takes the lead from it ([2]): by the clock, or in real time without progress.
-     * Long enough that a worker keeping up is left alone (a burst of a thousand timers per
-     * millisecond is one worker's work), short against the milliseconds a body that blocks
-     * or a descheduled worker costs.
+     * Longer than the few milliseconds for which an operating system lets other runnable
+     * threads run before a preempted one's turn comes again: a leader descheduled that long
+     * comes back to its work instead of losing it. At 1 ms, such take-overs moved the lead
+     * between the two workers of a 2-core machine again and again in a burst, and the burst
+     * fell further behind than on one worker (docs/decisions.md). Short against a body that
+     * blocks for tens of milliseconds, the case a second worker is for.
      */
-    static final long TAKE_OVER_NANOS = 1_000_000L;
+    static final long TAKE_OVER_NANOS = 4_000_000L;
     private static final long NOT_PARKED = Long.MIN_VALUE;
     /** How long ago a task must have come due to be handed out by a worker ([5]). */
     private final long minLateNanos;
