@@ -94,7 +94,8 @@ class GrpcDeadlineTest {
      * none and fails at once, so the count is of the calls that reached the server, not of all
      * calls; one answered call first takes the channel out of its idle mode and loads the
      * classes. Mutants: a task that never runs (every call waits past the test's bound), a
-     * deadline a millisecond early (elapsed below the deadline).
+     * deadline a millisecond early (elapsed below the deadline), a channel and server left on
+     * gRPC's own scheduler (no run of ours counted).
      */
     @Test
     void stalledCalls_endAtTheirDeadline_neverBefore_onBothSides() throws Exception {
