@@ -209,6 +209,36 @@ final class DueHeap {
         remove(head);
     }
 
+    /**
+     * Takes out, in order, the run's due nodes that come before every other node here, and
+     * before {@code bound} if it is not null, by deadline alone (a tie is left to
+     * {@link #peek}), at most {@code max}, into {@code into} from index {@code from}: without a
+     * load from any of them (DueRun [5]).
+     *
+     * @return how many it took out; 0 if there is no run or its head is not first by deadline
+     */
+    int drainRunBefore(long now, TimerNode bound, TimerNode[] into, int from, int max) {
+        if (run == null) {
+            return 0;
+        }
+        long limit = now == Long.MAX_VALUE ? now : now + 1;
+        if (size > 0) {
+            limit = Math.min(limit, queue[0].deadline);
+        }
+        TimerNode first = front.next;
+        if (first != front) {
+            limit = Math.min(limit, first.deadline);
+        }
+        if (bound != null) {
+            limit = Math.min(limit, bound.deadline);
+        }
+        int drained = run.drainBefore(limit, into, from, max);
+        if (run.live() == 0) {
+            run = null; // its arrays go with it
+        }
+        return drained;
+    }
+
     void remove(TimerNode node) {
         int index = node.heapIndex;
         if (index >= 0) {

@@ -39,6 +39,12 @@ final class DueRun {
      *     the keys are made; the sort it saves makes two passes over the keys and over a
      *     2,049-entry count array each, dear until the JIT compiles it, which at one tick a
      *     millisecond takes seconds (docs/decisions.md).
+     * [5] Draining by the keys. A run's keys hold its deadlines, so a stretch of nodes that
+     *     come before a limit is taken out without a load from any node: each node is only
+     *     stored to (its heapIndex), and a store that misses the cache does not hold up the
+     *     next step as a load would, so the misses of a whole batch are in flight together
+     *     where polling node by node waits for each in turn. Whoever takes the nodes next
+     *     finds their lines on the way or there.
      */
 
     private static final int DIGIT_BITS = 11;
@@ -49,16 +55,21 @@ final class DueRun {
     /** Keys in (deadline, sequence) order; a key's low slotBits bits name its node's slot. */
     private final long[] order;
     private final long slotMask;
+    private final int slotBits;
+    /** The least deadline of the batch: a key's deadline is this plus its bits above the slot. */
+    private final long earliest;
     private final int end;
     /** The index in 'order' of the next node to poll, or of a hole before it. */
     private int head;
     /** Nodes not yet polled or removed. */
     private int live;
 
-    private DueRun(TimerNode[] nodes, long[] order, long slotMask, int size) {
+    private DueRun(TimerNode[] nodes, long[] order, int slotBits, long earliest, int size) {
         this.nodes = nodes;
         this.order = order;
-        this.slotMask = slotMask;
+        this.slotBits = slotBits;
+        this.slotMask = (1L << slotBits) - 1;
+        this.earliest = earliest;
         this.end = size;
         this.live = size;
     }
@@ -90,7 +101,7 @@ final class DueRun {
             inOrder &= i == 0 || keys[i - 1] < keys[i];
         }
         long[] sorted = inOrder ? keys : radixSort(keys, deadlines, size, slotBits, slotBits + spanBits); // [4]
-        DueRun run = new DueRun(nodes, sorted, (1L << slotBits) - 1, size);
+        DueRun run = new DueRun(nodes, sorted, slotBits, earliest, size);
         run.orderTies(sequences, slotBits);
         return run;
     }
@@ -206,6 +217,37 @@ final class DueRun {
         nodes[slot].heapIndex = TimerNode.NOT_IN_HEAP;
         nodes[slot] = null;
         live--;
+    }
+
+    /**
+     * Takes out, in order, the nodes whose deadlines are before {@code limit}, at most
+     * {@code max} of them, into {@code into} from index {@code from} ([5]).
+     *
+     * @return how many it took out
+     */
+    int drainBefore(long limit, TimerNode[] into, int from, int max) {
+        long span = limit - earliest; // the keys' deadline bits must stay below it
+        if (span <= 0) {
+            return 0;
+        }
+        int count = 0;
+        while (count < max && live > 0) {
+            long key = order[head];
+            if (key >>> slotBits >= span) {
+                break;
+            }
+            head++;
+            int slot = (int) (key & slotMask);
+            TimerNode node = nodes[slot];
+            if (node == null) {
+                continue; // a hole
+            }
+            node.heapIndex = TimerNode.NOT_IN_HEAP;
+            nodes[slot] = null;
+            live--;
+            into[from + count++] = node;
+        }
+        return count;
     }
 
     /** Takes out the node in {@code slot}, leaving a hole. */

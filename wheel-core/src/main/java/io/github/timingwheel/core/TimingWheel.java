@@ -522,6 +522,14 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (head == null || head.deadline > now || (bound != null && !DueHeap.precedes(head, bound))) {
                 break;
             }
+            if (head.heapIndex <= -2) { // the run's: take what comes before all else by its keys
+                int drained = due.drainRunBefore(now, bound, into, from + count, max - count);
+                if (drained > 0) {
+                    size -= drained;
+                    count += drained;
+                    continue;
+                }
+            }
             due.removeHead(head);
             size--;
             @SuppressWarnings("unchecked")

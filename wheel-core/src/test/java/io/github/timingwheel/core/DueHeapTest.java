@@ -55,7 +55,8 @@ class DueHeapTest {
      * the order of adding, or at random, so that equal deadlines are out of sequence order in
      * the batch. Shown to catch an endBatch that does not sort its run (the nodes then come out
      * in bucket order), a run removal that leaves the node's index set, a radix sort that makes
-     * only its first pass, and a run that leaves equal deadlines in bucket order.
+     * only its first pass, and a run that leaves equal deadlines in bucket order. Runs are also
+     * drained by their keys ({@link #drainRun}).
      */
     @ParameterizedTest(name = "deadlines below {0}, sequences at random: {1}")
     @CsvSource({"1000, false", "1000, true", "1099511627776, false", "1099511627776, true",
@@ -67,7 +68,7 @@ class DueHeapTest {
         List<TimerNode> all = new ArrayList<>();
         int id = 0;
         for (int round = 0; round < 400; round++) {
-            int choice = random.nextInt(4);
+            int choice = random.nextInt(5);
             if (choice == 0) {
                 int n = random.nextInt(2 * DueHeap.RUN_MIN);
                 heap.beginBatch();
@@ -82,10 +83,12 @@ class DueHeapTest {
                 for (int i = 0; i < 50 && !all.isEmpty(); i++) {
                     removeAny(heap, model, all, random);
                 }
-            } else {
+            } else if (choice == 3) {
                 for (int i = 0; i < 100; i++) {
                     assertThat(poll(heap)).isSameAs(model.pollFirst());
                 }
+            } else {
+                drainRun(heap, model, random, deadlineBound);
             }
             assertThat(heap.size()).isEqualTo(model.size());
             assertThat(heap.peek()).isSameAs(model.isEmpty() ? null : model.first());
@@ -96,6 +99,41 @@ class DueHeapTest {
         }
         assertThat(heap.isEmpty()).isTrue();
         assertThat(poll(heap)).isNull();
+    }
+
+    /**
+     * Drains the run before a random time and bound ({@link DueHeap#drainRunBefore}): what it
+     * takes is the model's first nodes, in order, each due and before the bound; and it stops
+     * early only at its maximum, or at a node that is not the run's, not due, or not before the
+     * heap's head and the bound by deadline. Shown to catch a drain that takes the node whose
+     * deadline equals its limit (one not due, or one a tie must keep back).
+     */
+    private static void drainRun(DueHeap heap, TreeSet<TimerNode> model, SplittableRandom random, long deadlineBound) {
+        long now = deadlineOf(random, deadlineBound);
+        TimerNode bound = null;
+        if (random.nextBoolean()) {
+            bound = new TestNode(-1);
+            bound.deadline = deadlineOf(random, deadlineBound);
+            bound.sequence = random.nextLong();
+        }
+        int max = 1 + random.nextInt(200);
+        TimerNode heapHead = heap.heapSize() == 0 ? null : heap.heapNode(0);
+        TimerNode[] into = new TimerNode[max + 1];
+        int drained = heap.drainRunBefore(now, bound, into, 1, max);
+        for (int i = 1; i <= drained; i++) {
+            TimerNode node = into[i];
+            assertThat(node).isSameAs(model.pollFirst());
+            assertThat(node.deadline).as("due").isLessThanOrEqualTo(now);
+            assertThat(bound == null || DueHeap.precedes(node, bound)).as("before the bound").isTrue();
+            assertThat(node.heapIndex).isEqualTo(TimerNode.NOT_IN_HEAP);
+        }
+        assertThat(into[0]).isNull();
+        TimerNode next = model.isEmpty() ? null : model.first();
+        if (drained < max && next != null && next.heapIndex <= -2) {
+            long limit = Math.min(now + 1, heapHead == null ? Long.MAX_VALUE : heapHead.deadline);
+            limit = Math.min(limit, bound == null ? Long.MAX_VALUE : bound.deadline);
+            assertThat(next.deadline).as("where the drain stopped").isGreaterThanOrEqualTo(limit);
+        }
     }
 
     /**

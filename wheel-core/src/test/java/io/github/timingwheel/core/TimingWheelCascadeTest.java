@@ -12,9 +12,12 @@ import io.github.timingwheel.core.WheelFixtures.EveryShapeAndOrigin;
 import io.github.timingwheel.core.WheelFixtures.Harness;
 import io.github.timingwheel.core.WheelFixtures.TestNode;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -563,6 +566,45 @@ class TimingWheelCascadeTest {
 
         expected.sort(FIRING_ORDER);
         assertThat(fired).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * A run is drained by its keys (DueRun [5]): a poll inside the run's tick takes exactly the
+     * nodes due then, and one with a bound stops before it, where a bound ahead by sequence
+     * keeps back a node of its own deadline; what is left comes out in order. The thousand
+     * nodes of one tick, one nanosecond apart in random order, reach the due run from level 1.
+     * Shown to catch a drain that takes the node whose deadline equals its limit.
+     */
+    @Test
+    void run_drainedByItsKeys_stopsAtTheClockAndAtTheBound() {
+        Harness h = new Harness(WheelShape.defaults(), 0L);
+        long tickStart = 128 * h.tickNanos(); // a level-1 slot's start
+        int count = 1_000;
+        List<Long> offsets = new ArrayList<>();
+        for (long i = 0; i < count; i++) {
+            offsets.add(i);
+        }
+        Collections.shuffle(offsets, new Random(5));
+        List<TestNode> expected = new ArrayList<>();
+        for (long offset : offsets) {
+            expected.add(h.scheduleAt(tickStart + offset));
+        }
+        expected.sort(FIRING_ORDER);
+        TestNode[] into = new TestNode[count];
+
+        h.advanceTo(tickStart + 499);
+        assertThat(h.wheel.pollDue(h.clock.nanoTime(), into, 0, count)).isEqualTo(500);
+        assertThat(Arrays.copyOf(into, 500)).containsExactlyElementsOf(expected.subList(0, 500));
+        assertThat(expected.get(500).heapIndex).as("in the run").isLessThanOrEqualTo(-2);
+
+        TestNode tie = expected.get(700);
+        TestNode bound = new TestNode(-1);
+        new TimingWheel<TestNode>(h.shape, 0L).schedule(bound, tie.deadline(), tie.sequence() - 1);
+        h.advanceTo(tickStart + count);
+        assertThat(h.wheel.pollDueBefore(h.clock.nanoTime(), bound, into, 0, count)).isEqualTo(200);
+        assertThat(Arrays.copyOf(into, 200)).containsExactlyElementsOf(expected.subList(500, 700));
+        assertThat(h.wheel.size()).isEqualTo(300);
+        assertThat(h.pollAll()).containsExactlyElementsOf(expected.subList(700, count));
     }
 
     /**
