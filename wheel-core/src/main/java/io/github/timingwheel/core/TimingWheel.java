@@ -58,7 +58,7 @@ import java.util.function.Consumer;
  *       them comes out: at the tick if they are few, else ahead of it, when the driver wakes at
  *       {@link #nextEventTime()} (a driver that comes only at the tick sorts them there).
  *   <li>Deadlines beyond the top level's span wait in an overflow list that is scanned once
- *       per turn of the top level (about 12.4 days with the default shape).
+ *       per turn of the top level (about 49.7 days with the default shape).
  *   <li>Times passed in must not go backwards; an older time is tolerated and returns nothing
  *       that was not already due at it.
  * </ul>
@@ -84,7 +84,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     re-placed, which moves each node at least one level down or into the heap.
      *     Re-placing never targets a bucket that starts at or before c.
      * [3] Early cascade. Re-placing a whole slot when c reaches its start would make one poll
-     *     re-place a whole burst (a level-1 slot holds 64 ms of it with the default shape)
+     *     re-place a whole burst (a level-1 slot holds 256 ms of it with the default shape)
      *     while due tasks wait. With two laps, the
      *     bucket at idx_l(c) + 1 (the "next" bucket, l >= 1) holds only nodes placed when they
      *     were further away: by [2] a node placed now goes to level l only if level l-1 cannot
@@ -203,6 +203,11 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
      *     ([2]), the due heap's at or before it. A cancel leaves a hole there too, O(1). The
      *     sort runs on the driver's time while it waits for the tick; a driver that wakes only
      *     at the tick (one that was late) sorts there as before.
+     * [15] Buckets are made when a node first goes to their ring slot, so a wheel costs
+     *     memory for the slots its deadlines use: a wide shape (the default's 256 slots a
+     *     level, two laps) costs a new scheduler, or one of many shards, almost nothing until it
+     *     is used, and its top levels little ever. Every other access to a bucket follows its
+     *     occupancy bit, which is set only after it was made; a made bucket stays.
      */
 
     /**
@@ -245,7 +250,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
     /** levelOfBit[p] = min(levels, p / slotBits): a table, not a division, on the schedule path. */
     private final byte[] levelOfBit = new byte[Long.SIZE];
 
-    /** buckets[level][ring slot]. */
+    /** buckets[level][ring slot]; null until a node first goes there ([15]). */
     private final Bucket[][] buckets;
     /** occupied[level] has bit r set exactly when buckets[level][r] is not empty. */
     private final OccupancyBitmap[] occupied;
@@ -328,9 +333,6 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         this.occupied = new OccupancyBitmap[levels];
         for (int level = 0; level < levels; level++) {
             occupied[level] = new OccupancyBitmap(ringSize);
-            for (int slot = 0; slot <= ringMask; slot++) {
-                buckets[level][slot] = level == 0 ? Bucket.levelZero(slot) : new Bucket(level, slot);
-            }
         }
         this.overflow = new Bucket(Bucket.OVERFLOW, 0);
         this.stageLeadNanos = STAGE_LEAD_TICKS > Long.MAX_VALUE / tickNanos
@@ -785,6 +787,9 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         long index = tick >>> shift;
         int slot = (int) index & ringMask;
         Bucket bucket = buckets[level][slot];
+        if (bucket == null) {
+            bucket = newBucket(level, slot); // [15]
+        }
         boolean straggler = bucket.add(node); // at level 0, into the ordered list or its stragglers ([13])
         occupied[level].set(slot);
         if (level == 0) {
@@ -800,6 +805,13 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         // A slot large enough to be paced starts moving down when it becomes next ([10]).
         long eventTick = bucket.count > PACING_CHUNK ? becomesNext(start, shift) : start;
         return eventTick * tickNanos;
+    }
+
+    /** Makes the bucket of a ring slot when a node first goes there ([15]). */
+    private Bucket newBucket(int level, int slot) {
+        Bucket bucket = level == 0 ? Bucket.levelZero(slot) : new Bucket(level, slot);
+        buckets[level][slot] = bucket;
+        return bucket;
     }
 
     /** The level of [2] for {@code tick > currentTick}, or {@code levels} for the overflow. */
@@ -1175,6 +1187,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         return staging;
     }
 
+    /** The bucket of a ring slot, or null if no node has gone there yet ([15]); for tests. */
     Bucket bucket(int level, int slot) {
         return buckets[level][slot];
     }

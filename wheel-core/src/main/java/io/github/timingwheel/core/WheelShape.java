@@ -14,8 +14,14 @@ import java.util.concurrent.TimeUnit;
  * twice that); later deadlines wait in an overflow list that is re-examined once per turn of
  * the top level.
  *
- * <p>The default shape, a 1 ms tick with 5 levels of 64 slots, places deadlines at least
- * 2^30 ms (about 12.4 days) ahead without using the overflow list.
+ * <p>The default shape, a 1 ms tick with 4 levels of 256 slots, places deadlines at least
+ * 2^32 ms (about 49.7 days) ahead without using the overflow list. With two laps a level, its
+ * level 0 takes every deadline up to 256 to 512 ms ahead, so the timeouts of a burst of that
+ * length are placed once and never moved down a level, where with 64 slots a level a burst
+ * armed for the next second is moved down from level 1 while it fires, which costs its
+ * driver CPU exactly when it has least to spare (docs/decisions.md). A bucket is made only when
+ * a deadline first falls in its slot, so the wider levels cost little memory where they are
+ * not used.
  */
 public final class WheelShape {
 
@@ -39,7 +45,7 @@ public final class WheelShape {
         this.levels = builder.levels;
     }
 
-    /** A 1 ms tick, 64 slots per level, 5 levels. */
+    /** A 1 ms tick, 256 slots per level, 4 levels. */
     public static WheelShape defaults() {
         return DEFAULTS;
     }
@@ -91,8 +97,8 @@ public final class WheelShape {
     /** Builds a {@link WheelShape}; every setter checks its argument at once. */
     public static final class Builder {
         private long tickNanos = TimeUnit.MILLISECONDS.toNanos(1);
-        private int slotsPerLevel = 64;
-        private int levels = 5;
+        private int slotsPerLevel = 256;
+        private int levels = 4;
 
         private Builder() {
         }
@@ -114,7 +120,7 @@ public final class WheelShape {
         }
 
         /**
-         * Sets the number of slots in each level (default 64).
+         * Sets the number of slots in each level (default 256).
          *
          * @throws IllegalArgumentException if {@code slotsPerLevel} is not a power of two
          *     between 2 and {@link #MAX_SLOTS_PER_LEVEL}
@@ -130,7 +136,7 @@ public final class WheelShape {
         }
 
         /**
-         * Sets the number of levels (default 5).
+         * Sets the number of levels (default 4).
          *
          * @throws IllegalArgumentException if {@code levels} is not positive
          */

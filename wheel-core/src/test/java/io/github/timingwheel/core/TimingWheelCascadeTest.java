@@ -45,7 +45,7 @@ class TimingWheelCascadeTest {
      */
     @EveryOrigin
     void burst_parkedDriver_exactOrderAndNoPollMovesMoreThanPacedChunks(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         List<TestNode> expected = scheduleBurst(h, 100_000, 8_500 * MS, 1_000 * MS);
         long mostInOneTick = mostInOneTick(expected, h.tickNanos());
         WheelInvariants.check(h.wheel);
@@ -79,7 +79,7 @@ class TimingWheelCascadeTest {
      */
     @EveryOrigin
     void burst_driverParkedBeforeIt_wakesAtWhatScheduleReturns_andMovesInPacedSteps(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         long bound = h.wheel.nextEventTime();
         assertThat(bound).as("nothing pending").isEqualTo(Long.MAX_VALUE);
         SplittableRandom random = h.random();
@@ -154,7 +154,7 @@ class TimingWheelCascadeTest {
     }
 
     /**
-     * What schedule answers, exactly, on the default shape (1 ms ticks, 64 slots, 5 levels) at
+     * What schedule answers, exactly, on the narrow shape (1 ms ticks, 64 slots, 5 levels) at
      * wheel time 0 ([10]): a node due now or at level 0, its deadline; at level 1, the start of
      * its slot, until the slot holds more than PACING_CHUNK nodes, then the time the slot
      * becomes next (one level-1 slot earlier), and nextEventTime() names a pacing step from then
@@ -164,7 +164,7 @@ class TimingWheelCascadeTest {
      */
     @Test
     void schedule_answersTheEventItsPlaceNames() {
-        TimingWheel<TestNode> wheel = new TimingWheel<>(WheelShape.defaults(), 0L);
+        TimingWheel<TestNode> wheel = new TimingWheel<>(WheelFixtures.NARROW, 0L);
         int id = 0;
         TestNode dueNow = new TestNode(id++);
         assertThat(wheel.schedule(dueNow, MS / 2)).as("due within the current tick").isEqualTo(MS / 2);
@@ -257,7 +257,7 @@ class TimingWheelCascadeTest {
     void nextEventTime_pacingStepsOnlyForSlotsAboveTheChunk(long origin) {
         long slotStart = 640 * MS; // level-1 slot 10: next from 576 ms on
         for (int count : new int[] {1, PACING_CHUNK, 4 * PACING_CHUNK}) {
-            Harness h = new Harness(WheelShape.defaults(), origin);
+            Harness h = new Harness(WheelFixtures.NARROW, origin);
             List<TestNode> nodes = scheduleBurst(h, count, slotStart, 64 * MS);
             assertThat(locate(h.wheel, nodes.get(0))).isEqualTo(1);
 
@@ -292,7 +292,7 @@ class TimingWheelCascadeTest {
     /** A node in the next slot moves down during the current slot, not at its start. */
     @EveryOrigin
     void earlyCascade_nextSlotMovesDownBeforeItsStart(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         TestNode node = h.scheduleAt(700 * MS); // level-1 slot 10, starts at 640 ms
         assertThat(locate(h.wheel, node)).isEqualTo(1);
         h.advanceTo(576 * MS); // slot 10 is next from here on
@@ -316,7 +316,7 @@ class TimingWheelCascadeTest {
      */
     @EveryOrigin
     void driverBehindABurst_takesOneTickAtATimeIntoTheHeap(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         List<TestNode> expected = scheduleBurst(h, 20_000, 1_000 * MS, 100 * MS);
         long mostInOneTick = mostInOneTick(expected, h.tickNanos());
         h.advanceTo(2_000 * MS);
@@ -348,7 +348,7 @@ class TimingWheelCascadeTest {
      */
     @EveryOrigin
     void massExpiry_inOrder_firstNodeComesOutWithoutWalkingTheTick(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         long instant = 300 * MS;
         List<TestNode> scheduled = new ArrayList<>();
         for (int i = 0; i < 200_000; i++) {
@@ -393,7 +393,7 @@ class TimingWheelCascadeTest {
      */
     @EveryOrigin
     void stragglers_areWalkedAlone_andTheOrderedListIsHandedOutWhole(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         long tickStart = 10 * h.tickNanos(); // level 0
         List<TestNode> expected = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
@@ -430,7 +430,7 @@ class TimingWheelCascadeTest {
      */
     @EveryOrigin
     void massExpiry_fromAnotherClock_isSortedAheadOfItsTick(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         long instant = 300 * MS;
         SplittableRandom random = h.random();
         List<TestNode> scheduled = new ArrayList<>();
@@ -482,7 +482,7 @@ class TimingWheelCascadeTest {
      */
     @Test
     void presortedRun_isSeenCancelledAndDrainedLikeABucket() {
-        Harness h = new Harness(WheelShape.defaults(), 0L);
+        Harness h = new Harness(WheelFixtures.NARROW, 0L);
         long tickStart = 40 * h.tickNanos();
         List<TestNode> stragglers = new ArrayList<>();
         h.scheduleAt(tickStart + 5_000); // the list's tail: every later node comes before it
@@ -545,7 +545,7 @@ class TimingWheelCascadeTest {
     @ParameterizedTest(name = "{0} from level 1")
     @ValueSource(ints = {1, DueHeap.RUN_MIN - 1, DueHeap.RUN_MIN, 3 * DueHeap.RUN_MIN})
     void orderedFront_andNodesCascadedAtItsTick_comeOutMergedInOrder(int fromLevelOne) {
-        Harness h = new Harness(WheelShape.defaults(), 0L);
+        Harness h = new Harness(WheelFixtures.NARROW, 0L);
         long tick = h.tickNanos();
         long tickStart = 128 * tick;
         SplittableRandom random = h.random();
@@ -577,7 +577,7 @@ class TimingWheelCascadeTest {
      */
     @Test
     void run_drainedByItsKeys_stopsAtTheClockAndAtTheBound() {
-        Harness h = new Harness(WheelShape.defaults(), 0L);
+        Harness h = new Harness(WheelFixtures.NARROW, 0L);
         long tickStart = 128 * h.tickNanos(); // a level-1 slot's start
         int count = 1_000;
         List<Long> offsets = new ArrayList<>();
@@ -619,7 +619,7 @@ class TimingWheelCascadeTest {
     @ValueSource(ints = {DueHeap.RUN_MIN, DueHeap.RUN_MIN + 1, 2 * WALK_STACK, 2 * WALK_STACK + 1,
             2 * WALK_STACK + 2, 3 * WALK_STACK + 1})
     void cascade_walksFromBothEnds_keepsListOrder(int count) {
-        Harness h = new Harness(WheelShape.defaults(), 0L);
+        Harness h = new Harness(WheelFixtures.NARROW, 0L);
         long tickStart = 128 * h.tickNanos(); // a level-1 slot's start: walked whole at that tick
         SplittableRandom random = h.random();
         List<TestNode> scheduled = new ArrayList<>(count);

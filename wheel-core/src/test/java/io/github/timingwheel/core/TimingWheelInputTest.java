@@ -55,7 +55,7 @@ class TimingWheelInputTest {
 
     @EveryOrigin
     void deadlineAfter_negativeDelay_meansNow(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         h.advanceTo(12_345_678L);
         for (long delay : new long[] {-1L, -1_000_000_000L, Long.MIN_VALUE}) {
             assertThat(h.wheel.deadlineAfter(h.clock.nanoTime(), delay)).isEqualTo(h.now());
@@ -66,7 +66,7 @@ class TimingWheelInputTest {
 
     @EveryOrigin
     void schedule_negativeDeadline_meansZero(long origin) {
-        Harness h = new Harness(WheelShape.defaults(), origin);
+        Harness h = new Harness(WheelFixtures.NARROW, origin);
         TestNode node = h.scheduleAt(-5L);
         assertThat(node.deadline()).isZero();
         assertThat(h.pollAll()).containsExactly(node);

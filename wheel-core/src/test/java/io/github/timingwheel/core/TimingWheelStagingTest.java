@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The staging ring of a wheel (TimingWheel [11]) on the default shape (1 ms ticks, 64 slots):
+ * The staging ring of a wheel (TimingWheel [11]) on the narrow shape (1 ms ticks, 64 slots):
  * who is staged, what a cancel leaves, what a full ring places, and that a poll places every
  * staged node before it looks for due ones. The model test drives it at random against a
  * reference; these pin each rule down by name.
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class TimingWheelStagingTest {
 
     private static final int CAPACITY = 8;
-    private final TimingWheel<TestNode> wheel = new TimingWheel<>(WheelShape.defaults(), 0L, CAPACITY);
+    private final TimingWheel<TestNode> wheel = new TimingWheel<>(WheelFixtures.NARROW, 0L, CAPACITY);
     private int nextId;
 
     /**
@@ -133,11 +133,11 @@ class TimingWheelStagingTest {
     @Test
     void aCapacityThatIsNotAPowerOfTwoFromFour_isRefused() {
         for (int capacity : new int[] {-1, 1, 2, 3, 6, StagingRing.MAX_CAPACITY * 2}) {
-            assertThatThrownBy(() -> new TimingWheel<TestNode>(WheelShape.defaults(), 0L, capacity))
+            assertThatThrownBy(() -> new TimingWheel<TestNode>(WheelFixtures.NARROW, 0L, capacity))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("stagingCapacity");
         }
-        assertThat(new TimingWheel<TestNode>(WheelShape.defaults(), 0L, 0).staging()).isNull();
+        assertThat(new TimingWheel<TestNode>(WheelFixtures.NARROW, 0L, 0).staging()).isNull();
     }
 
     private TestNode schedule(long deadline) {

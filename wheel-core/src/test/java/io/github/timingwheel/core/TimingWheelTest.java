@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The rules of {@link TimingWheel}'s contract, each over every shape and clock origin. */
@@ -144,6 +145,37 @@ class TimingWheelTest {
         assertThat(h.wheel.size()).isEqualTo(1);
         h.advanceTo(deadline + 1);
         assertThat(h.pollAll()).containsExactly(notDue);
+    }
+
+    /**
+     * Buckets are made when a node first goes to their slot (TimingWheel [15]): a new wheel of
+     * the default shape has none; a node two seconds out makes its level-1 slot's bucket alone,
+     * which stays after the node is cancelled and takes the next node of that slot. Shown to
+     * catch a wheel that makes every bucket up front.
+     */
+    @Test
+    void buckets_areMadeWhenANodeFirstGoesToTheirSlot() {
+        Harness h = new Harness(WheelShape.defaults(), 0L);
+        assertThat(madeBuckets(h.wheel)).isEmpty();
+        TestNode node = h.schedule(TimeUnit.SECONDS.toNanos(2));
+        assertThat(locate(h.wheel, node)).isEqualTo(1);
+        List<Bucket> made = madeBuckets(h.wheel);
+        assertThat(made).hasSize(1);
+        assertThat(h.cancel(node)).isTrue();
+        h.schedule(TimeUnit.SECONDS.toNanos(2));
+        assertThat(madeBuckets(h.wheel)).hasSize(1).first().isSameAs(made.get(0));
+    }
+
+    private static List<Bucket> madeBuckets(TimingWheel<?> wheel) {
+        List<Bucket> made = new ArrayList<>();
+        for (int level = 0; level < wheel.levels(); level++) {
+            for (int slot = 0; slot < wheel.ringSize(); slot++) {
+                if (wheel.bucket(level, slot) != null) {
+                    made.add(wheel.bucket(level, slot));
+                }
+            }
+        }
+        return made;
     }
 
     @EveryShapeAndOrigin
@@ -463,7 +495,8 @@ class TimingWheelTest {
         assertThat(seenByForEach).isEmpty();
         for (int level = 0; level < h.shape.levels(); level++) {
             for (int slot = 0; slot < h.shape.slotsPerLevel(); slot++) {
-                assertThat(h.wheel.bucket(level, slot).isEmpty()).isTrue();
+                Bucket bucket = h.wheel.bucket(level, slot);
+                assertThat(bucket == null || bucket.isEmpty()).isTrue();
             }
         }
         assertThat(h.wheel.overflowBucket().isEmpty()).isTrue();

@@ -82,10 +82,17 @@ final class WheelFixtures {
                 Named.of("origin=random(" + random + ")", random));
     }
 
+    /**
+     * 1 ms ticks, 5 levels of 64 slots: the shape of the tests whose figures (slot starts, counts
+     * per slot) are worked out for a narrow level 0, where bursts cascade through level 1.
+     */
+    static final WheelShape NARROW = shape(1, MILLISECONDS, 64, 5);
+
     /** Shapes where tick, slots and levels all differ, so that shape-specific arithmetic fails. */
     static List<Named<WheelShape>> shapes() {
         return List.of(
                 Named.of("default", WheelShape.defaults()),
+                Named.of("1ms*64^5", NARROW),
                 Named.of("1ns*2^31", shape(1, NANOSECONDS, 2, 31)),
                 Named.of("7ms*8^3", shape(7, MILLISECONDS, 8, 3)),
                 Named.of("1us*1024^2", shape(1, MICROSECONDS, 1024, 2)),

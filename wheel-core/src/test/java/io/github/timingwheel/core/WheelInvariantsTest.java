@@ -17,8 +17,8 @@ class WheelInvariantsTest {
 
     private static final long MS = 1_000_000L;
 
-    /** A default-shape wheel holding nodes in the heap (0), level 0 (5 ms), level 2, overflow. */
-    private final TimingWheel<TestNode> wheel = new TimingWheel<>(0L);
+    /** A wheel of the narrow shape holding nodes in the heap (0), level 0 (5 ms), level 2, overflow. */
+    private final TimingWheel<TestNode> wheel = new TimingWheel<>(WheelFixtures.NARROW, 0L);
     private final TestNode inHeap = scheduled(0, 0);
     private final TestNode inLevel0 = scheduled(1, 5 * MS);
     private final TestNode alsoInLevel0 = scheduled(2, 5 * MS);
@@ -61,6 +61,9 @@ class WheelInvariantsTest {
     @Test
     void bucketWithoutItsOccupancyBit_fails() {
         assertCorruptionCaught(w -> {
+            TestNode maker = new TestNode(5); // a slot's bucket is made by its first node (TimingWheel [15])
+            w.schedule(maker, 9 * MS);
+            w.cancel(maker);
             Bucket.unlink(alsoInLevel0);
             w.bucket(0, 9).append(alsoInLevel0);
             alsoInLevel0.deadline = 9 * MS;

@@ -12,12 +12,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class WheelShapeTest {
 
     @Test
-    void defaults_areOneMillisecondTick64SlotsFiveLevels() {
+    void defaults_areOneMillisecondTick256SlotsFourLevels() {
         WheelShape shape = WheelShape.defaults();
         assertThat(shape.tickNanos()).isEqualTo(1_000_000L);
-        assertThat(shape.slotsPerLevel()).isEqualTo(64);
-        assertThat(shape.levels()).isEqualTo(5);
-        assertThat(shape.slotBits()).isEqualTo(6);
+        assertThat(shape.slotsPerLevel()).isEqualTo(256);
+        assertThat(shape.levels()).isEqualTo(4);
+        assertThat(shape.slotBits()).isEqualTo(8);
         assertThat(WheelShape.builder().build()).isEqualTo(shape).hasSameHashCodeAs(shape);
     }
 

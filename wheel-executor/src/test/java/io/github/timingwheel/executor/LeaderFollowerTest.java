@@ -339,8 +339,8 @@ class LeaderFollowerTest {
      * One task at +500 ms costs a handful of leader wake-ups, not one per tick (that would be
      * ~500). The bound of 8 is: 1 for the unpark by the producer (the task is the new earliest
      * event of a leader parked without timeout), at most one per level the task cascades through
-     * (the default shape has 5 levels; 500 ticks place it on level 1, so in practice 2: level 1 to
-     * level 0 at tick 448, level 0 to the due heap at tick 500), 1 for its exact nanosecond
+     * (the default shape has 4 levels; 500 ticks place it on level 0, so in practice 1: level 0
+     * to the due heap at tick 500), 1 for its exact nanosecond
      * deadline inside that tick, 1 for the stand-in woken to watch the run (WorkerRoles [2];
      * it parks again untimed, nothing else being due), and 1 spare for a spurious return from
      * parkNanos. In the runs seen it is 3: the producer's unpark, the deadline, the stand-in.

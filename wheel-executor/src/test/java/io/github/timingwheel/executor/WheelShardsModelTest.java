@@ -98,9 +98,10 @@ class WheelShardsModelTest {
     }
 
     /**
-     * A burst scheduled in place into one level-1 slot, [1,984 ms, 2,048 ms) of the default
-     * shape, from wheel time 0: the shard publishes the start of that slot's early cascade, one
-     * 64 ms slot before its start (TimingWheel [10]), not the burst's first deadline, and the
+     * A burst scheduled in place into one level-1 slot, [1,984 ms, 2,048 ms) of a narrow shape
+     * (1 ms ticks, 5 levels of 64 slots), from wheel time 0: the shard publishes the start of
+     * that slot's early cascade, one 64 ms slot before its start (TimingWheel [10]), not the
+     * burst's first deadline, and the
      * inbox path (tasks applied by a drain under the lock) publishes the same. The leader parks
      * until the published bound, so a shard that published the first deadline (the mutant:
      * WheelShard.applyLinked lowering wheelEvent to the task's deadline) re-placed the whole
@@ -114,7 +115,7 @@ class WheelShardsModelTest {
         // staging ring keeps unplaced (TimingWheel [11]), which publishes the deadlines it holds.
         int burst = WheelShard.STAGING_CAPACITY + 2_048;
         for (boolean throughInbox : new boolean[] {false, true}) {
-            WheelShards shards = new WheelShards(2, WheelShape.defaults(), 0L);
+            WheelShards shards = new WheelShards(2, WheelShape.builder().slotsPerLevel(64).levels(5).build(), 0L);
             WheelShard shard = shards.shardOf(new ModelTask(0, 1, firstDeadline));
             if (throughInbox) {
                 locker.submit(shard::lock).get();

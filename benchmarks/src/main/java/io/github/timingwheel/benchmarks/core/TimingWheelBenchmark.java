@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <h2>What each benchmark measures</h2>
  * All times are wheel times from a fixed origin and every input comes from arrays filled in
  * {@code @Setup} from a fixed seed, so runs are deterministic. The wheel has the default shape
- * (1 ms tick, 5 levels of 64 slots). No measured operation allocates.
+ * (1 ms tick, 4 levels of 256 slots). No measured operation allocates.
  * <ul>
  *   <li>{@link #schedule}: one {@code schedule} of a spare node, deadline 1 to 60 minutes ahead.
  *       Measured in batches of {@value #BATCH} (one JMH invocation); a per-invocation teardown,
