@@ -50,7 +50,8 @@ import org.HdrHistogram.Recorder;
  * the last timer fired, and how long after the last deadline; lateness p50, p99, p99.9 and max
  * from the shared recorder; and early starts (a body that started before its deadline; none
  * should). The deadlines are uniform over [{@code leadMs}, {@code leadMs + windowMs}) ms after
- * arming starts.
+ * arming starts. A round whose arming ran into the window prints a line with its arming time
+ * and its p99, so that the round behind a wide range is named.
  */
 final class Burst implements Scenario {
 
@@ -248,6 +249,10 @@ final class Burst implements Scenario {
         }
         Histogram late = metric.recorder.getIntervalHistogram();
         long lastStart = metric.lastStart.get();
+        if (armingNanos > opensAt - start) { // the round the medians hide: say which one it was
+            System.out.printf("   %s: arming took %,.0f ms, into the window that opened at %d ms; p99 %,d us%n",
+                    subject, armingNanos / 1e6, leadMs, late.getValueAtPercentile(99));
+        }
         results.record(subject, ARM_MS, armingNanos / 1e6);
         results.record(subject, FIRED, metric.fired.sum());
         results.record(subject, LAST_FROM_START, (lastStart - start) / 1e6);
