@@ -201,9 +201,7 @@ final class DueHeap {
     void removeHead(TimerNode head) {
         if (head.heapIndex <= -2) {
             run.removeHead();
-            if (run.live() == 0) {
-                run = null; // its arrays go with it
-            }
+            dropRunIfEmpty();
             return;
         }
         remove(head);
@@ -233,10 +231,15 @@ final class DueHeap {
             limit = Math.min(limit, bound.deadline);
         }
         int drained = run.drainBefore(limit, into, from, max);
-        if (run.live() == 0) {
-            run = null; // its arrays go with it
-        }
+        dropRunIfEmpty();
         return drained;
+    }
+
+    /** Lets go of a run polled or removed empty, and its arrays with it. */
+    private void dropRunIfEmpty() {
+        if (run.live() == 0) {
+            run = null;
+        }
     }
 
     void remove(TimerNode node) {
@@ -250,9 +253,7 @@ final class DueHeap {
             return;
         }
         run.remove(runSlotOf(index));
-        if (run.live() == 0) {
-            run = null; // its arrays go with it
-        }
+        dropRunIfEmpty();
     }
 
     /** Calls {@code action} on every node, in no particular order. */
