@@ -199,7 +199,7 @@ final class DueHeap {
      * its way: a poll then does not wait for one node's miss before it looks at the next.
      */
     void removeHead(TimerNode head) {
-        if (head.heapIndex <= -2) {
+        if (isRunIndex(head.heapIndex)) {
             run.removeHead();
             dropRunIfEmpty();
             return;
@@ -325,7 +325,7 @@ final class DueHeap {
     /** Whether {@code node} sits in the run at the place its heapIndex names. */
     boolean inRunAtItsIndex(TimerNode node) {
         int index = node.heapIndex;
-        return index <= -2 && run != null && run.holds(node, runSlotOf(index));
+        return isRunIndex(index) && run != null && run.holds(node, runSlotOf(index));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -340,6 +340,11 @@ final class DueHeap {
 
     static int runSlotOf(int heapIndex) {
         return -2 - heapIndex;
+    }
+
+    /** Whether {@code heapIndex} names a slot of a run ({@link #runIndexOf}), not a heap index or NOT_IN_HEAP. */
+    static boolean isRunIndex(int heapIndex) {
+        return heapIndex <= -2;
     }
 
     private void addToHeap(TimerNode node) {

@@ -444,7 +444,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             }
         } else if (StagingRing.isStaged(node)) {
             staging.remove(node);
-        } else if (node.heapIndex <= -2 && ticks.divide(node.deadline) > currentTick) {
+        } else if (DueHeap.isRunIndex(node.heapIndex) && ticks.divide(node.deadline) > currentTick) {
             removePresorted(node); // in a bucket's run, not yet due ([14])
         } else if (node.heapIndex != TimerNode.NOT_IN_HEAP) {
             due.remove(node);
@@ -524,7 +524,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
             if (head == null || head.deadline > now || (bound != null && !DueHeap.precedes(head, bound))) {
                 break;
             }
-            if (head.heapIndex <= -2) { // the run's: take what comes before all else by its keys
+            if (DueHeap.isRunIndex(head.heapIndex)) { // the run's: take what comes before all else by its keys
                 int drained = due.drainRunBefore(now, bound, into, from + count, max - count);
                 if (drained > 0) {
                     size -= drained;
