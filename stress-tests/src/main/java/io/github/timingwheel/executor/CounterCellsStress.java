@@ -12,14 +12,13 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * {@link TaskCounters} relies on (its note [2]): an add is a release store into the adding
  * thread's own cell, and {@code sum} reads each cell with acquire, so a reader that sees an add
  * also sees every add that happened-before it, in any cell, provided it reads the later total
- * first. Each state makes a fresh {@code CounterCells}, so every actor registers its cell in it
- * during the race (a new registry published while the reader sums).
+ * first. Each state makes a fresh {@code CounterCells}, whose cells the actors find made
+ * (their slots were given before it).
  *
  * <p>Not covered here: the same pairing across two cells (TaskCounters' case: a scheduling
  * added in one thread's cell, the ending in another's after it saw the task), which needs a
- * third actor and so more CPUs than the two this suite is run on; and the fold of a dead
- * thread's cell into the folded totals, which needs threads that die (and 64 cells) per
- * sample.
+ * third actor and so more CPUs than the two this suite is run on; and a dead thread's slot
+ * given to a new thread, which needs threads that die per sample.
  *
  * <p>Checked against a mutant (2026-11-23, {@code -m quick -sc false} with the CI flags, 2
  * configurations, x86-64): with the add's release store and the sum's acquire load both made

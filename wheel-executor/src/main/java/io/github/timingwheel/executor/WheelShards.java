@@ -19,7 +19,7 @@ final class WheelShards {
      *
      * [1] Placement. A task's shard is fixed when the task is made: the making thread's home
      *     shard, from a per-thread probe (as Striped64's). Threads get their first home in turn
-     *     (the queue's n-th producer thread starts at shard n mod shards), so as many producers
+     *     (the JVM's n-th producer thread starts at shard n mod shards), so as many producers
      *     as shards start on as many shards. A random draw (made odd, as Striped64's probe is
      *     nonzero) put two producers of four shards on one shard in half the runs, where each
      *     CAS of its lock and each link beside the other's tasks moves a line between cores,
@@ -29,8 +29,17 @@ final class WheelShards {
      *     producer that finds its shard's lock busy moves its probe to one of the other shards
      *     at random for its next tasks, so producers spread over the shards and rarely meet on
      *     one lock or cache line (WheelShard [2]). Each thread keeps its probe and its last
-     *     stamp ([6]) in a Producer of this queue (a ThreadLocal per queue: stamps of queues
-     *     with different origins or clocks must not mix), touched only by that thread.
+     *     stamp ([6]) in one Producer for every queue (PRODUCERS), touched only by that thread.
+     *     It is one thread-local of the JVM, not one per queue, because a thread's first
+     *     look-up of a thread-local inside a compiled schedule is a branch the JIT had never
+     *     seen taken: with one per queue, the first schedule of an old thread on a new queue
+     *     threw away the compiled schedule path and whatever had inlined it (an arming loop
+     *     then ran interpreted for a few hundred milliseconds, into its own timers' window).
+     *     The stamp it keeps is a System.nanoTime reading, so the queues on that clock (all
+     *     but tests') share it: max(now, last + 1) in one queue's wheel time is the same rule
+     *     in every other's, by the difference of origins. A queue on another clock keeps its
+     *     producers' stamps in a thread-local of its own ('ownClockStamps'): stamps of
+     *     different clocks must not mix.
      * [2] The merged view of time is the minimum of each shard's published lower bound
      *     (WheelShard [3], [4]): plain volatile reads, no lock. No step takes every shard's lock
      *     on every park: the leader locks only the shards whose bound says something is due.
@@ -112,10 +121,16 @@ final class WheelShards {
     private final int mask;
     /** The origin of every shard's wheel; read by every producer, written by no one. */
     private final long originNanos;
-    /** The calling thread's probe and stamps in this queue ([1], [6]). */
-    private final ThreadLocal<Producer> producers = ThreadLocal.withInitial(this::newProducer);
-    /** Producer threads so far: the next one's first home ([1]). */
-    private final AtomicInteger producerCount = new AtomicInteger();
+    /** The calling thread's probe, and its last stamp on System.nanoTime, for every queue ([1], [6]). */
+    private static final ThreadLocal<Producer> PRODUCERS = ThreadLocal.withInitial(WheelShards::newProducer);
+    /** Platform producer threads so far: the next one's first home ([1]). */
+    private static final AtomicInteger PRODUCER_COUNT = new AtomicInteger();
+
+    /**
+     * The calling thread's last stamp in this queue, if its clock is not System.nanoTime ([1]);
+     * null if it is (then PRODUCERS keeps the stamps).
+     */
+    private final ThreadLocal<long[]> ownClockStamps;
     /** The shards the harvest has locked, in index order; used only by the harvesting worker. */
     private final WheelShard[] harvesting;
     /** Each locked shard's due head, or null; used only by the harvesting worker. */
@@ -129,9 +144,21 @@ final class WheelShards {
     private volatile Thread skippingWorker;
 
     /**
+     * Shards on a clock of their own (a test's): stamps kept per queue ([1]).
+     *
      * @param shardCount a power of two, at most {@link WheelShard#MAX_SHARDS}
      */
     WheelShards(int shardCount, WheelShape shape, long originNanos) {
+        this(shardCount, shape, originNanos, false);
+    }
+
+    /**
+     * @param shardCount a power of two, at most {@link WheelShard#MAX_SHARDS}
+     * @param originNanos the wheels' origin, a reading of the queue's clock
+     * @param systemClock whether that clock is System.nanoTime, whose stamps every such queue
+     *     shares ([1])
+     */
+    WheelShards(int shardCount, WheelShape shape, long originNanos, boolean systemClock) {
         if (shardCount <= 0 || shardCount > WheelShard.MAX_SHARDS || Integer.bitCount(shardCount) != 1) {
             throw new IllegalArgumentException("shards must be a power of two from 1 to "
                     + WheelShard.MAX_SHARDS + ": " + shardCount);
@@ -142,6 +169,7 @@ final class WheelShards {
         }
         this.mask = shardCount - 1;
         this.originNanos = originNanos;
+        this.ownClockStamps = systemClock ? null : ThreadLocal.withInitial(() -> new long[] {-1L});
         this.harvesting = new WheelShard[shardCount];
         this.heads = new WheelTask[shardCount];
     }
@@ -166,7 +194,7 @@ final class WheelShards {
 
     /** The shard a task made by the calling thread now goes to; for tests. */
     int homeShard() {
-        return producers.get().probe() & mask;
+        return PRODUCERS.get().probe() & mask;
     }
 
     /**
@@ -177,8 +205,20 @@ final class WheelShards {
      * @param deadline wheel time
      */
     void place(WheelTask task, long now, long deadline) {
-        Producer producer = producers.get();
-        task.place(deadline, sequence(producer.nextStamp(now), producer.probe() & mask));
+        Producer producer = PRODUCERS.get();
+        long stamp = ownClockStamps == null ? producer.nextStamp(now, originNanos) : nextOwnClockStamp(now);
+        task.place(deadline, sequence(stamp, producer.probe() & mask));
+    }
+
+    /** The calling thread's next stamp in this queue ([1], [6]). */
+    private long nextStamp(long now) {
+        return ownClockStamps == null ? PRODUCERS.get().nextStamp(now, originNanos) : nextOwnClockStamp(now);
+    }
+
+    /** The calling thread's next stamp in this queue on a clock of its own ([1], [6]). */
+    private long nextOwnClockStamp(long now) {
+        long[] last = ownClockStamps.get();
+        return last[0] = Producer.stampAfter(last[0], now);
     }
 
     WheelShard shardOf(WheelTask task) {
@@ -193,20 +233,21 @@ final class WheelShards {
     WheelShard submit(WheelTask task, boolean queueing) {
         WheelShard shard = shardOf(task);
         if (!shard.submit(task, queueing) && queueing) {
-            producers.get().moveProbe(mask);
+            PRODUCERS.get().moveProbe(mask);
         }
         return shard;
     }
 
     /**
-     * A thread's first Producer of this queue: at the next home in turn, or, for a virtual
-     * thread, at a random one ([1]).
+     * A thread's Producer: at the next home in turn, or, for a virtual thread, at a random one
+     * ([1]); its last stamp just before the clock now, so that its first is not before now.
      */
-    private Producer newProducer() {
+    private static Producer newProducer() {
         Thread me = Thread.currentThread();
+        long lastStamp = System.nanoTime() - 1L;
         return VirtualThreads.is(me)
-                ? new VirtualProducer(scatter(me.getId()))
-                : new PaddedProducer(producerCount.getAndIncrement());
+                ? new VirtualProducer(scatter(me.getId()), lastStamp)
+                : new PaddedProducer(PRODUCER_COUNT.getAndIncrement(), lastStamp);
     }
 
     /**
@@ -224,7 +265,7 @@ final class WheelShards {
     }
 
     /**
-     * A thread's probe and stamps in this queue ([1], [6]); read and written only by that
+     * A thread's probe and last stamp, for every queue ([1], [6]); read and written only by that
      * thread. A platform thread's is padded (PaddedProducer); a virtual thread's is not
      * (VirtualProducer): it typically lives for one request, and 128 bytes of padding made per
      * request were a third of what arming and cancelling a timeout allocated there.
@@ -234,14 +275,25 @@ final class WheelShards {
         /** The home shard's index is probe() & mask. */
         abstract int probe();
 
-        /** A stamp later than this thread's previous one and not before {@code now} ([6]). */
-        abstract long nextStamp(long now);
+        /**
+         * A stamp later than this thread's previous one and not before {@code now}, in the wheel
+         * time of a queue on System.nanoTime whose origin is {@code originNanos} ([1], [6]).
+         */
+        abstract long nextStamp(long now, long originNanos);
 
         /** Moves the home to one of the other shards at random ([1]); with one shard, stays. */
         abstract void moveProbe(int mask);
 
         static long stampAfter(long lastStamp, long now) {
             return Math.max(now, lastStamp + 1L);
+        }
+
+        /**
+         * The stamp after {@code lastNanos}, a System.nanoTime reading, in the wheel time of a
+         * queue whose origin is {@code originNanos} ([1]): a difference, so wrap-safe.
+         */
+        static long stampAfterNanos(long lastNanos, long now, long originNanos) {
+            return stampAfter(lastNanos - originNanos, now);
         }
 
         static int probeMoved(int probe, int mask) {
@@ -258,7 +310,8 @@ final class WheelShards {
     /** A PaddedProducer's fields, between two paddings. */
     private abstract static class ProducerFields extends ProducerPadBefore {
         int probe;
-        long lastStamp = -1L;
+        /** The last stamp, as a System.nanoTime reading ([1]). */
+        long lastNanos;
     }
 
     /**
@@ -269,8 +322,9 @@ final class WheelShards {
     private static final class PaddedProducer extends ProducerFields {
         long p11, p12, p13, p14, p15, p16, p17, p18;
 
-        PaddedProducer(int probe) {
+        PaddedProducer(int probe, long lastNanos) {
             this.probe = probe;
+            this.lastNanos = lastNanos;
         }
 
         @Override
@@ -279,8 +333,10 @@ final class WheelShards {
         }
 
         @Override
-        long nextStamp(long now) {
-            return lastStamp = stampAfter(lastStamp, now);
+        long nextStamp(long now, long originNanos) {
+            long stamp = stampAfterNanos(lastNanos, now, originNanos);
+            lastNanos = stamp + originNanos;
+            return stamp;
         }
 
         @Override
@@ -292,10 +348,12 @@ final class WheelShards {
     /** A virtual thread's Producer: the same state, unpadded (see Producer). */
     private static final class VirtualProducer extends Producer {
         private int probe;
-        private long lastStamp = -1L;
+        /** The last stamp, as a System.nanoTime reading ([1]). */
+        private long lastNanos;
 
-        VirtualProducer(int probe) {
+        VirtualProducer(int probe, long lastNanos) {
             this.probe = probe;
+            this.lastNanos = lastNanos;
         }
 
         @Override
@@ -304,8 +362,10 @@ final class WheelShards {
         }
 
         @Override
-        long nextStamp(long now) {
-            return lastStamp = stampAfter(lastStamp, now);
+        long nextStamp(long now, long originNanos) {
+            long stamp = stampAfterNanos(lastNanos, now, originNanos);
+            lastNanos = stamp + originNanos;
+            return stamp;
         }
 
         @Override
@@ -377,7 +437,6 @@ final class WheelShards {
         }
         skipped = held;
         int count = 0;
-        Producer harvester = null; // for the stamps of re-links ([5]), looked up if any
         try {
             int share = inboxShare(max, locked, wait);
             for (int i = 0; i < locked; i++) {
@@ -406,10 +465,7 @@ final class WheelShards {
                         continue; // cancelled, its unlink still in the inbox ([3]): never handed out
                     }
                     if (armed > now) { // touched since it was linked ([5]); not due again now
-                        if (harvester == null) {
-                            harvester = producers.get();
-                        }
-                        shard.relink(task, task.positionOf(armed), sequence(harvester.nextStamp(now), shard.index));
+                        shard.relink(task, task.positionOf(armed), sequence(nextStamp(now), shard.index));
                     } else {
                         task.handedOut();
                         into[count++] = task;

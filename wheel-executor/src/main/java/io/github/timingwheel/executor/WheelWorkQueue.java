@@ -125,7 +125,7 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
             throw new IllegalArgumentException("tolerance must not be negative: " + toleranceNanos);
         }
         this.clock = clock;
-        this.shards = new WheelShards(shardCount, shape, clock.nanoTime());
+        this.shards = new WheelShards(shardCount, shape, clock.nanoTime(), clock == TimeSource.system());
         this.roles = new WorkerRoles(shards, clock, toleranceNanos, this);
     }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 
-/** Totals kept in a cell per thread ({@link CounterCells}): exact sums, and cells of dead threads folded. */
+/** Totals kept in a cell per thread ({@link CounterCells}): exact sums, and the slots of dead threads given again. */
 class CounterCellsTest {
 
     @Test
@@ -38,28 +38,57 @@ class CounterCellsTest {
         assertThat(cells.sum(0)).isEqualTo((long) threads * adds);
         assertThat(cells.sum(1)).isZero();
         assertThat(cells.sum(2)).isEqualTo(-2L * threads * adds);
-        assertThat(cells.cells()).as("one cell per thread that added").isEqualTo(threads);
+        assertThat(cells.cells()).as("cells, the adders' among them").isLessThanOrEqualTo(ThreadSlots.count() + CounterCells.SPARE_CELLS);
     }
 
+    /**
+     * A thread that counted before a CounterCells was made finds its cell there: its adds make
+     * none (CounterCells [3], [6]). Mutant: cells made on a thread's first add (none at first;
+     * the add makes one).
+     */
     @Test
-    void cellsOfDeadThreads_areFolded_andTheirCountsKept() throws InterruptedException {
+    void aThreadThatCountedBefore_findsItsCellMade() {
+        int mine = ThreadSlots.mine();
         CounterCells cells = new CounterCells(1);
+        int made = cells.cells();
+        assertThat(made).as("cells made with it").isGreaterThan(mine);
+        cells.add(0, 4);
+        assertThat(cells.cells()).as("cells after this thread's add").isEqualTo(made);
+        assertThat(cells.sum(0)).isEqualTo(4L);
+    }
+
+    /**
+     * A thread that dies leaves its slot, and its cells, to the next thread that counts
+     * (ThreadSlots [3], CounterCells [2]): a thousand threads one after another keep the cells
+     * as they were, and every add counts. Mutants: a slot never given again (the cells grow
+     * past the spare ones); cells made on a thread's first add (likewise).
+     */
+    @Test
+    void slotsOfDeadThreads_areGivenAgain_andTheirCountsKept() throws InterruptedException {
+        CounterCells cells = new CounterCells(1);
+        int made = cells.cells();
         int threads = 1_000;
+        int[] slots = new int[threads];
         for (int t = 0; t < threads; t++) {
-            Thread adder = new Thread(() -> cells.add(0, 3));
+            int index = t;
+            Thread adder = new Thread(() -> {
+                slots[index] = ThreadSlots.mine();
+                cells.add(0, 3);
+            });
             adder.start();
-            adder.join(); // one at a time: each has died before the next registers
+            adder.join(); // one at a time: each has died before the next claims a slot
         }
         assertThat(cells.sum(0)).isEqualTo(3L * threads);
-        assertThat(cells.cells()).as("cells kept for %d threads that died", threads).isLessThanOrEqualTo(64);
+        assertThat(cells.cells()).as("cells after %d threads that died", threads).isEqualTo(made);
+        assertThat(slots[threads - 1]).as("the last thread's slot").isNotEqualTo(ThreadSlots.mine());
     }
 
     @Test
     void maxima_areTheLargestRaised_inLiveAndDeadThreadsCells() throws InterruptedException {
         CounterCells cells = new CounterCells(2, 1);
-        int threads = 1_000; // more than the 64 cells kept before a clean-up: dead cells are folded
+        int threads = 1_000; // one after another: each slot goes to thread after thread
         for (int t = 0; t < threads; t++) {
-            long value = t == 500 ? 1_000_000L : t; // the largest comes from a thread folded since
+            long value = t == 500 ? 1_000_000L : t; // the largest comes from a thread that died since
             Thread raiser = new Thread(() -> cells.countAndRaise(0, 1, 2, value));
             raiser.start();
             raiser.join();
@@ -68,7 +97,6 @@ class CounterCellsTest {
         assertThat(cells.max(2)).isEqualTo(1_000_000L);
         assertThat(cells.sum(0)).isEqualTo(threads + 1L);
         assertThat(cells.sum(1)).isEqualTo(threads + 1L);
-        assertThat(cells.cells()).isLessThanOrEqualTo(64);
         cells.countAndRaise(0, 1, 2, 2_000_000L);
         assertThat(cells.max(2)).isEqualTo(2_000_000L);
     }
@@ -81,22 +109,20 @@ class CounterCellsTest {
         other.start();
         other.join();
         assertThat(cells.sum(0)).isEqualTo(12);
-        assertThat(cells.cells()).isEqualTo(2);
     }
 
     /**
-     * sum() read while others add, and while the cells of threads that died are folded: each
-     * read is at least the adds that had completed before it (an add, then a release-increment
-     * of the adder's own "done" count; the reader reads "done" and then sums), at most the adds
-     * that had started by the time it returned, and never below the read before it (every delta
-     * is positive). Short-lived adders, more than the 64 cells kept before the first clean-up,
-     * make the registrations fold dead cells meanwhile.
+     * sum() read while others add, and while the slots of threads that died are given to new
+     * ones: each read is at least the adds that had completed before it (an add, then a
+     * release-increment of the adder's own "done" count; the reader reads "done" and then sums),
+     * at most the adds that had started by the time it returned, and never below the read
+     * before it (every delta is positive). Short-lived adders, one after another, each take
+     * the slot the one before left.
      *
-     * <p>Shown to catch a fold that drops a dead thread's cell without adding it to the folded
-     * totals, and a sum() that leaves out the folded totals: the reads fall below the adds done.
+     * <p>Mutant: a slot never given again (a cell made for each short-lived thread).
      */
     @Test
-    void sum_whileOthersAdd_andDeadThreadsCellsAreFolded_isMonotonicAndBoundedByTheAdds()
+    void sum_whileOthersAdd_andDeadThreadsSlotsAreGivenAgain_isMonotonicAndBoundedByTheAdds()
             throws InterruptedException {
         CounterCells cells = new CounterCells(2);
         int longLived = 2;
@@ -131,7 +157,7 @@ class CounterCellsTest {
                 });
                 adder.start();
                 try {
-                    adder.join(); // dead before the next registers: its cell is foldable
+                    adder.join(); // dead before the next claims a slot: its slot is free
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -165,7 +191,7 @@ class CounterCellsTest {
         assertThat(wrong).as("after %d reads", reads).isEmpty();
         assertThat(cells.sum(1)).as("once the adding stopped").isEqualTo(total(done));
         assertThat(cells.sum(0)).isZero();
-        assertThat(cells.cells()).as("cells kept, %d short-lived threads having died", shortLived)
+        assertThat(cells.cells()).as("cells made, %d short-lived threads having died", shortLived)
                 .isLessThan(shortLived);
     }
 
@@ -179,14 +205,15 @@ class CounterCellsTest {
 
     /**
      * Virtual threads (JDK 21 and later; skipped before) add to the shared totals and get no
-     * cell: the sums are exact and the cells stay as many as the platform threads that added.
-     * Mutants: a cell for every thread (the cells grow to the virtual threads' number), and
-     * add without the test for a virtual thread (an index out of the shared marker's bounds).
+     * cell: the sums are exact and no cell is made for them. Mutants: a slot for every thread
+     * (the cells grow to the virtual threads' number), and add without the test for a virtual
+     * thread (an index out of the shared marker's bounds).
      */
     @Test
     void virtualThreads_addToSharedTotals_withoutCells() throws Exception {
         CounterCells cells = new CounterCells(2, 1);
         cells.add(0, 1); // this platform thread's cell
+        int made = cells.cells();
         int threads = 1_000;
         List<Thread> adders = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -202,6 +229,6 @@ class CounterCellsTest {
         assertThat(cells.sum(0)).isEqualTo(1L + 2L * threads);
         assertThat(cells.sum(1)).isEqualTo(threads);
         assertThat(cells.max(2)).isEqualTo(threads - 1L);
-        assertThat(cells.cells()).as("cells: the platform thread's only").isEqualTo(1);
+        assertThat(cells.cells()).as("cells after the virtual threads' adds").isEqualTo(made);
     }
 }

@@ -48,6 +48,30 @@ final class ExecutorTesting {
                 .invoke(builder, body);
     }
 
+    /**
+     * Runs {@code action} on a new platform thread whose home shard in {@code executor} is not
+     * the calling thread's, and waits for it; threads take their first home in turn over the
+     * JVM (WheelShards [1]), so of two new threads one lives elsewhere.
+     *
+     * @return the home shard it ran on
+     */
+    static int onAnotherShard(WheelScheduledExecutor executor, Runnable action) throws InterruptedException {
+        int mine = executor.queue().homeShard();
+        int[] home = {mine};
+        for (int tries = 0; tries < 2 && home[0] == mine; tries++) {
+            Thread other = new Thread(() -> {
+                home[0] = executor.queue().homeShard();
+                if (home[0] != mine) {
+                    action.run();
+                }
+            });
+            other.start();
+            other.join();
+        }
+        assertThat(home[0]).as("a new thread's home shard").isNotEqualTo(mine);
+        return home[0];
+    }
+
     static long nanosSince(long startNanos) {
         return System.nanoTime() - startNanos;
     }

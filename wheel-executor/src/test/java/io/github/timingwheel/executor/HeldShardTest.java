@@ -3,6 +3,7 @@ package io.github.timingwheel.executor;
 import static io.github.timingwheel.executor.ExecutorTesting.await;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static io.github.timingwheel.executor.ExecutorTesting.onAnotherShard;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +11,6 @@ import io.github.timingwheel.core.ManualTimeSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
@@ -39,14 +39,7 @@ class HeldShardTest {
             CountDownLatch freeRan = new CountDownLatch(1);
             int heldIndex = executor.queue().homeShard();
             executor.schedule(heldRan::countDown, 1, MILLISECONDS);
-            AtomicInteger freeIndex = new AtomicInteger(-1);
-            Thread other = new Thread(() -> {
-                freeIndex.set(executor.queue().homeShard());
-                executor.schedule(freeRan::countDown, 1, MILLISECONDS);
-            });
-            other.start();
-            other.join();
-            assertThat(freeIndex.get()).as("the second producer's home shard").isNotEqualTo(heldIndex);
+            onAnotherShard(executor, () -> executor.schedule(freeRan::countDown, 1, MILLISECONDS));
 
             WheelShard held = executor.queue().shard(heldIndex);
             held.lock();

@@ -26,7 +26,7 @@ class HotFieldLayoutTest {
 
     @Test
     void producer_probeAndStamp_haveACacheLineOfPaddingOnEachSide() throws ClassNotFoundException {
-        assertPadded(Class.forName(WheelShards.class.getName() + "$PaddedProducer"), List.of("probe", "lastStamp"));
+        assertPadded(Class.forName(WheelShards.class.getName() + "$PaddedProducer"), List.of("probe", "lastNanos"));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.timingwheel.executor;
 import static io.github.timingwheel.executor.ExecutorTesting.await;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitCondition;
 import static io.github.timingwheel.executor.ExecutorTesting.awaitTermination;
+import static io.github.timingwheel.executor.ExecutorTesting.onAnotherShard;
 import static java.util.concurrent.TimeUnit.HOURS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,9 +35,7 @@ class InboxReleaseTest {
             // this thread's arrivals it would outlive its shard's staging ring, and be placed in
             // its slot, whose start comes before its deadline, which wakes the leader once to
             // plan again (TimingWheel [11]).
-            Thread armer = new Thread(() -> executor.schedule(() -> { }, 1, HOURS));
-            armer.start();
-            armer.join();
+            onAnotherShard(executor, () -> executor.schedule(() -> { }, 1, HOURS));
             awaitCondition("the leader parked", () -> executor.queue().leaderParked());
             long wakeUpsBefore = executor.queue().leaderWakeUps();
 

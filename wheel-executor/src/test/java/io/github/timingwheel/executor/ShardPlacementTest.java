@@ -43,15 +43,16 @@ class ShardPlacementTest {
 
     /**
      * Virtual threads (JDK 21 and later; skipped before) start at a shard their id picks, spread
-     * at random, and take no turn: the platform threads that come after them still start on as
-     * many shards as there are of them. The count of turns is a write to one shared line, which
-     * a virtual thread per request would make once per request. Mutant: virtual threads counted
-     * in turn like the others (the four platform threads after 1,001 virtual ones start on
-     * shards 1, 2, 3 and 0 of 4 rather than 0 to 3: the order checked below).
+     * at random, and take no turn: the platform threads that come after them start on the
+     * shards that follow the last platform thread's. The count of turns is a write to one
+     * shared line, which a virtual thread per request would make once per request. Mutant:
+     * virtual threads counted in turn like the others (the four platform threads after 1,001
+     * virtual ones start one shard further on: the order checked below).
      */
     @Test
     void virtualThreads_takeNoTurn() throws Exception {
         WheelShards shards = new WheelShards(4, WheelShape.defaults(), 0L);
+        int before = homeOfANewPlatformThread(shards);
         Set<Integer> virtualHomes = new TreeSet<>();
         for (int t = 0; t < 1_001; t++) {
             int[] home = new int[1];
@@ -61,14 +62,60 @@ class ShardPlacementTest {
         }
         List<Integer> platformHomes = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
-            int[] home = new int[1];
-            Thread producer = new Thread(() -> home[0] = shards.homeShard());
-            producer.start();
-            producer.join();
-            platformHomes.add(home[0]);
+            platformHomes.add(homeOfANewPlatformThread(shards));
         }
         assertThat(virtualHomes).as("homes of 1,001 virtual threads, spread by their ids").hasSize(4);
-        assertThat(platformHomes).as("the platform threads' homes, in turn from the first").containsExactly(0, 1, 2, 3);
+        assertThat(platformHomes).as("the platform threads' homes, in turn after the one before them")
+                .containsExactly((before + 1) % 4, (before + 2) % 4, (before + 3) % 4, before);
+    }
+
+    private static int homeOfANewPlatformThread(WheelShards shards) throws InterruptedException {
+        int[] home = new int[1];
+        Thread producer = new Thread(() -> home[0] = shards.homeShard());
+        producer.start();
+        producer.join();
+        return home[0];
+    }
+
+    /**
+     * One thread's stamps ({@code WheelShards} notes [1], [6]) on two queues on System.nanoTime,
+     * a second apart in origin, while the clock stands still: in each queue they increase, so
+     * equal deadlines keep the thread's order, and they stay at the clock, so a stamp still says
+     * when a task was made. Mutants: the stamp kept as a nanoTime reading but not converted to
+     * a queue's wheel time (every stamp a reading of the JVM's clock, far past this queue's);
+     * the last stamp not kept (equal stamps while the clock stands still).
+     */
+    @Test
+    void stampsOnTheSystemClock_increaseInEveryQueue_andStayAtItsTime() throws InterruptedException {
+        long origin = System.nanoTime();
+        WheelShards older = new WheelShards(2, WheelShape.defaults(), origin - 1_000_000_000L, true);
+        WheelShards newer = new WheelShards(2, WheelShape.defaults(), origin, true);
+        long[][] stamps = new long[2][100];
+        Thread producer = new Thread(() -> {
+            long now = System.nanoTime();
+            for (int i = 0; i < 100; i++) {
+                stamps[0][i] = stampOf(older, now - (origin - 1_000_000_000L));
+                stamps[1][i] = stampOf(newer, now - origin);
+            }
+        });
+        producer.start();
+        producer.join();
+        for (int queue = 0; queue < 2; queue++) {
+            for (int i = 1; i < 100; i++) {
+                assertThat(stamps[queue][i]).as("queue %d, stamp %d", queue, i).isGreaterThan(stamps[queue][i - 1]);
+            }
+        }
+        long madeAt = stamps[1][0];
+        assertThat(stamps[0][99] - stamps[0][0]).as("the older queue's stamps, a clock that stood still").isLessThan(1_000L);
+        assertThat(stamps[1][99] - madeAt).as("the newer queue's").isLessThan(1_000L);
+        assertThat(stamps[0][0] - madeAt).as("the same instant in two queues a second apart")
+                .isBetween(1_000_000_000L - 1_000L, 1_000_000_000L + 1_000L);
+    }
+
+    private static long stampOf(WheelShards shards, long now) {
+        InertTask task = new InertTask();
+        shards.place(task, now, now + 1_000_000L);
+        return task.sequence() >>> WheelShard.SHARD_BITS;
     }
 
     /**
