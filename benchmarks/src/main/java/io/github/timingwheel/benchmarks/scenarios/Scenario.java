@@ -26,4 +26,13 @@ interface Scenario {
      *     may shorten it, and must not record anything
      */
     void run(String subject, boolean warmUp, Results results) throws Exception;
+
+    /**
+     * Whether the runner repeats the warm-up round until the JIT has settled
+     * ({@link ScenarioRunner}): for a scenario whose measured rounds a compile still under way
+     * would spoil (a burst armed from one thread into its own window). False by default.
+     */
+    default boolean warmsUpUntilTheJitSettles() {
+        return false;
+    }
 }

@@ -1,6 +1,7 @@
 package io.github.timingwheel.benchmarks.scenarios;
 
 import io.github.timingwheel.benchmarks.subjects.TimerSubject;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.LocalDateTime;
@@ -14,7 +15,7 @@ import java.util.stream.Collectors;
 
 /**
  * Runs the comparison scenarios and prints one table per scenario: every subject in the same
- * JVM, taking turns round by round (after one unrecorded warm-up round each), each turn after a
+ * JVM, taking turns round by round (after one unrecorded warm-up round each; burst-shared repeats it until the JIT settles), each turn after a
  * young collection (so that no subject pays for another's garbage: {@link FreshEden}), each cell
  * the median of the rounds with the lowest and highest in brackets, and under each table how
  * noisy the machine was meanwhile.
@@ -41,6 +42,10 @@ public final class ScenarioRunner {
      */
     private static final boolean YOUNG_COLLECTION_EACH_TURN =
             Boolean.parseBoolean(System.getProperty("runner.youngCollection", "true"));
+    /** A warm-up round that compiled for less than this has left the JIT settled ({@link #warmUp}). */
+    private static final long SETTLED_COMPILE_MS = 100L;
+    /** The most warm-up rounds a scenario that warms up until the JIT settles is given. */
+    private static final int MAX_WARM_UP_ROUNDS = 5;
 
     /** flood-stall's 500 ms windows per round: {@code -Dflood-stall.windows}, 8 by default (4 s). */
     private static final int FLOOD_STALL_WINDOWS = Integer.getInteger("flood-stall.windows", 8);
@@ -133,9 +138,7 @@ public final class ScenarioRunner {
         MachineNoise noise = new MachineNoise();
         noise.sample(3);
         Results results = new Results(scenario.columns());
-        for (String subject : subjects) {
-            turn(scenario, subject, true, results);
-        }
+        warmUp(scenario, subjects, results);
         for (int round = 1; round <= rounds; round++) {
             for (String subject : subjects) {
                 turn(scenario, subject, false, results);
@@ -146,6 +149,31 @@ public final class ScenarioRunner {
         System.out.print(results.table());
         System.out.print(subjectNotes(subjects));
         System.out.println(noise.summary());
+    }
+
+    /**
+     * The unrecorded warm-up round: once, or, for a scenario that asks for it, again until a
+     * round in which the JIT compiled for less than SETTLED_COMPILE_MS (at most
+     * MAX_WARM_UP_ROUNDS rounds), the same rule for every subject.
+     */
+    private static void warmUp(Scenario scenario, List<String> subjects, Results results) throws Exception {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean untilSettled = scenario.warmsUpUntilTheJitSettles() && jit.isCompilationTimeMonitoringSupported();
+        for (int round = 1; ; round++) {
+            long compiledBefore = untilSettled ? jit.getTotalCompilationTime() : 0L;
+            for (String subject : subjects) {
+                turn(scenario, subject, true, results);
+            }
+            if (!untilSettled) {
+                return;
+            }
+            long compiledMs = jit.getTotalCompilationTime() - compiledBefore;
+            if (compiledMs < SETTLED_COMPILE_MS || round == MAX_WARM_UP_ROUNDS) {
+                System.out.printf("   warm-up: %d round(s), the JIT compiling for %,d ms in the last%n", round,
+                        compiledMs);
+                return;
+            }
+        }
     }
 
     /** One subject's turn, which starts with an empty young generation ({@link FreshEden}). */
