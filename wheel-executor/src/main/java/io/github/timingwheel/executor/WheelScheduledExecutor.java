@@ -1119,11 +1119,11 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * due tasks running while bodies block, and stay parked but for one, which looks about
          * every 4 ms while tasks are due. The default is sized as JDK pools usually are, for
          * bodies of any length, blocking ones included. On a 2-core machine, a million short
-         * timers due within a second whose bodies record into one shared metric fired as
-         * promptly with two workers as with one at the median, but two fell a second behind in
-         * one round of five on JDK 17, one in none; with bodies that share nothing two fired
-         * sooner (docs/performance.md). {@code workers(1)} suits timeouts, whose bodies are
-         * short, and spares the watching worker's wake-ups.
+         * timers due within a second fired their last within 0.1 ms of the last deadline with
+         * two workers as with one, in every round; at the 99th percentile one worker was as
+         * prompt as two or more so, and two did better only where threads spinning beside
+         * them oversubscribed the cores (docs/performance.md). {@code workers(1)} suits timeouts, whose
+         * bodies are short, and spares the watching worker's wake-ups.
          *
          * @param workers the number of worker threads; with 0, one starts when a task is queued
          *     and leaves when idle, as in the JDK
