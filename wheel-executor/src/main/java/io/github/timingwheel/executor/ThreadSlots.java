@@ -1,5 +1,6 @@
 package io.github.timingwheel.executor;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
@@ -24,14 +25,24 @@ final class ThreadSlots {
      * [3] A slot is given again only once its thread has died, seen by Thread.isAlive()
      *     returning false, which happens-after the dead thread's last action (JLS 17.4.4): so
      *     the claiming thread, which then goes on adding in the dead thread's cells, reads the
-     *     values the dead thread left there, and every total stays a sum of all adds.
+     *     values the dead thread left there, and every total stays a sum of all adds. Or once
+     *     its thread has been collected: a thread object is collected only after it died and a
+     *     collection has stopped every thread since, which orders what it wrote before the
+     *     claim (the memory model has no word for collection; HotSpot's safepoints give it).
+     * [4] Owners are held weakly. A dead thread keeps the task it was started with (JDK 21 and
+     *     later do not clear it), a pool's worker and through it the pool: held strongly here,
+     *     a shut-down executor stayed reachable until its workers' slots were given again.
      */
 
     /** The calling thread's slot, claimed by its first look-up ([1]). */
     private static final ThreadLocal<Slot> MINE = ThreadLocal.withInitial(ThreadSlots::claim);
 
-    /** The thread that holds each slot, or held it last; guarded by the class's monitor ([2]). */
-    private static Thread[] owners = new Thread[16];
+    /**
+     * The thread that holds each slot, or held it last, weakly ([4]); guarded by the class's
+     * monitor ([2]).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static WeakReference<Thread>[] owners = new WeakReference[16];
     /** Slots given so far: one more than the highest ([2]). */
     private static volatile int count;
 
@@ -57,15 +68,16 @@ final class ThreadSlots {
         Thread me = Thread.currentThread();
         int given = count;
         for (int i = 0; i < given; i++) {
-            if (!owners[i].isAlive()) {
-                owners[i] = me;
+            Thread owner = owners[i].get();
+            if (owner == null || !owner.isAlive()) { // [3]
+                owners[i] = new WeakReference<>(me);
                 return new Slot(i);
             }
         }
         if (given == owners.length) {
             owners = Arrays.copyOf(owners, 2 * given);
         }
-        owners[given] = me;
+        owners[given] = new WeakReference<>(me);
         count = given + 1;
         return new Slot(given);
     }
