@@ -15,10 +15,10 @@ import java.util.stream.Collectors;
 
 /**
  * Runs the comparison scenarios and prints one table per scenario: every subject in the same
- * JVM, taking turns round by round (after one unrecorded warm-up round each; burst-shared repeats it until the JIT settles), each turn after a
- * young collection (so that no subject pays for another's garbage: {@link FreshEden}), each cell
- * the median of the rounds with the lowest and highest in brackets, and under each table how
- * noisy the machine was meanwhile.
+ * JVM, taking turns round by round (after one unrecorded warm-up round each; burst-shared
+ * repeats it until the JIT settles), each turn after a young collection (so that no subject
+ * pays for another's garbage: {@link FreshEden}), each cell the median of the rounds with the
+ * lowest and highest in brackets, and under each table how noisy the machine was meanwhile.
  *
  * <p>Run: {@code java -Xms8g -Xmx8g -cp benchmarks/target/benchmarks.jar
  * io.github.timingwheel.benchmarks.scenarios.ScenarioRunner [scenario...] [--rounds N]
