@@ -1122,8 +1122,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
          * timers due within a second fired their last within 0.1 ms of the last deadline with
          * two workers as with one, in every round; at the 99th percentile one worker was as
          * prompt as two or more so, and two did better only where threads spinning beside
-         * them oversubscribed the cores (docs/performance.md). {@code workers(1)} suits timeouts, whose
-         * bodies are short, and spares the watching worker's wake-ups.
+         * them oversubscribed the cores (docs/performance.md). {@code workers(1)} suits
+         * timeouts, whose bodies are short, and spares the watching worker's wake-ups.
          *
          * @param workers the number of worker threads; with 0, one starts when a task is queued
          *     and leaves when idle, as in the JDK

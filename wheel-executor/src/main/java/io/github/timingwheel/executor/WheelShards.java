@@ -206,13 +206,12 @@ final class WheelShards {
      */
     void place(WheelTask task, long now, long deadline) {
         Producer producer = PRODUCERS.get();
-        long stamp = ownClockStamps == null ? producer.nextStamp(now, originNanos) : nextOwnClockStamp(now);
-        task.place(deadline, sequence(stamp, producer.probe() & mask));
+        task.place(deadline, sequence(nextStamp(producer, now), producer.probe() & mask));
     }
 
-    /** The calling thread's next stamp in this queue ([1], [6]). */
-    private long nextStamp(long now) {
-        return ownClockStamps == null ? PRODUCERS.get().nextStamp(now, originNanos) : nextOwnClockStamp(now);
+    /** The next stamp in this queue of the calling thread, whose Producer is {@code producer} ([1], [6]). */
+    private long nextStamp(Producer producer, long now) {
+        return ownClockStamps == null ? producer.nextStamp(now, originNanos) : nextOwnClockStamp(now);
     }
 
     /** The calling thread's next stamp in this queue on a clock of its own ([1], [6]). */
@@ -437,6 +436,7 @@ final class WheelShards {
         }
         skipped = held;
         int count = 0;
+        Producer harvester = null; // for the stamps of re-links ([5]), looked up if any
         try {
             int share = inboxShare(max, locked, wait);
             for (int i = 0; i < locked; i++) {
@@ -465,7 +465,10 @@ final class WheelShards {
                         continue; // cancelled, its unlink still in the inbox ([3]): never handed out
                     }
                     if (armed > now) { // touched since it was linked ([5]); not due again now
-                        shard.relink(task, task.positionOf(armed), sequence(nextStamp(now), shard.index));
+                        if (harvester == null) {
+                            harvester = PRODUCERS.get();
+                        }
+                        shard.relink(task, task.positionOf(armed), sequence(nextStamp(harvester, now), shard.index));
                     } else {
                         task.handedOut();
                         into[count++] = task;

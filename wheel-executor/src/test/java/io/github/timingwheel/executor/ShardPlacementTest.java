@@ -32,11 +32,7 @@ class ShardPlacementTest {
         WheelShards shards = new WheelShards(shardCount, WheelShape.defaults(), 0L);
         Set<Integer> homes = new TreeSet<>();
         for (int t = 0; t < shardCount; t++) {
-            int[] home = new int[1];
-            Thread producer = new Thread(() -> home[0] = shards.homeShard());
-            producer.start();
-            producer.join();
-            homes.add(home[0]);
+            homes.add(homeOfANewPlatformThread(shards));
         }
         assertThat(homes).hasSize(shardCount);
     }
