@@ -63,6 +63,10 @@ final class CounterCells {
      *     on its own), so a slot made for it would be made and dropped per request. That test
      *     is not such a branch: once any virtual thread counts, every later one takes it, so
      *     a compiled add that never saw one is thrown away at most once.
+     * [7] A thread that adds several times in a row (a run: started, ended, completed) looks
+     *     its cell up once ({@link #mine}) and passes it to each add: a look-up (the
+     *     thread-local, the array) cost about as much as the adds themselves. The cell stays
+     *     the thread's while it lives, so holding it across the body of a run is safe.
      */
 
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
@@ -108,7 +112,19 @@ final class CounterCells {
 
     /** Adds {@code delta} to total {@code index}, in the calling thread's cell. */
     void add(int index, long delta) {
-        long[] cell = cell();
+        add(cell(), index, delta);
+    }
+
+    /**
+     * The calling thread's cell, for adds in a row on this thread ([7]); to be passed only to
+     * this CounterCells' adds, on the same thread.
+     */
+    long[] mine() {
+        return cell();
+    }
+
+    /** Adds {@code delta} to total {@code index} in {@code cell}, the calling thread's ([7]). */
+    void add(long[] cell, int index, long delta) {
         if (cell == SHARED) {
             shared[index].add(delta);
             return;
@@ -118,10 +134,9 @@ final class CounterCells {
 
     /**
      * Adds 1 to totals {@code first} and {@code second} and raises maximum {@code maximum} to
-     * {@code value} if that is larger, with one look-up of the cell ([5]).
+     * {@code value} if that is larger, in {@code cell}, the calling thread's ([5], [7]).
      */
-    void countAndRaise(int first, int second, int maximum, long value) {
-        long[] cell = cell();
+    void countAndRaise(long[] cell, int first, int second, int maximum, long value) {
         if (cell == SHARED) {
             shared[first].increment();
             shared[second].increment();

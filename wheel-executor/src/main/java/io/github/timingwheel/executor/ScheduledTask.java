@@ -212,7 +212,8 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         try {
             Object body = payload;
             if (body != null && state == NEW) {
-                long startedAt = owner.runStarted(this, body);
+                long[] cell = owner.counters().runCell(); // one look-up for the run's counts
+                long startedAt = owner.runStarted(this, body, cell);
                 Object result = null;
                 Throwable failure = null;
                 try {
@@ -224,13 +225,13 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
                 } catch (Throwable thrown) {
                     failure = thrown;
                 }
-                owner.runEnded(this, body, startedAt, failure != null);
+                owner.runEnded(this, body, startedAt, failure != null, cell);
                 if (failure != null) {
                     setException(failure, false);
                 } else if (isPeriodic()) {
                     again = true;
                 } else {
-                    set((V) result);
+                    set((V) result, cell);
                 }
             }
         } finally {
@@ -276,10 +277,11 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
         }
     }
 
-    private void set(V result) {
+    /** @param cell the running thread's counter cell ({@link TaskCounters#runCell}) */
+    private void set(V result, long[] cell) {
         if (STATE.compareAndSet(this, NEW, COMPLETING)) {
             payload = result;
-            owner.counters().completed(); // [4]
+            owner.counters().completed(cell); // [4]
             STATE.setRelease(this, NORMAL);
             finishCompletion();
         }

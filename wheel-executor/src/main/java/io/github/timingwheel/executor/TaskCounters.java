@@ -92,6 +92,11 @@ final class TaskCounters {
         cells.add(COMPLETED, 1);
     }
 
+    /** As {@link #completed()}, in the cell of {@link #runCell()}. */
+    void completed(long[] cell) {
+        cells.add(cell, COMPLETED, 1);
+    }
+
     void failed() {
         cells.add(FAILED, 1);
     }
@@ -114,18 +119,26 @@ final class TaskCounters {
         cells.add(HELD_LEFT, 1);
     }
 
+    /**
+     * The calling thread's cell, looked up once for the counts of one run on this thread
+     * (CounterCells [7]): runStarted, runEnded and completed take it.
+     */
+    long[] runCell() {
+        return cells.mine();
+    }
+
     /** Counts a run as started, and how late it started against its deadline ([5]). */
-    void runStarted(long latenessNanos) {
+    void runStarted(long[] cell, long latenessNanos) {
         long late = Math.max(0L, latenessNanos);
-        cells.countAndRaise(RUNS_STARTED, LATENESS + LatencyHistogram.bucketOf(late), LATENESS_MAX, late);
+        cells.countAndRaise(cell, RUNS_STARTED, LATENESS + LatencyHistogram.bucketOf(late), LATENESS_MAX, late);
     }
 
     /** Counts a run as ended ([3]), and as failed if its body threw ([4]). */
-    void runEnded(boolean threw) {
+    void runEnded(long[] cell, boolean threw) {
         if (threw) {
-            cells.add(RUNS_FAILED, 1);
+            cells.add(cell, RUNS_FAILED, 1);
         }
-        cells.add(RUNS_ENDED, 1);
+        cells.add(cell, RUNS_ENDED, 1);
     }
 
     /** How late runs started so far ([5]). */

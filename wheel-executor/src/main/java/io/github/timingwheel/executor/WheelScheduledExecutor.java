@@ -710,14 +710,14 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
 
     /**
      * Called on the thread that runs a body, just before it: counts the run and how late it
-     * started against its deadline.
+     * started against its deadline, in {@code cell} ({@link TaskCounters#runCell}).
      *
      * @return the wheel time the run started
      */
-    long runStarted(WheelTask task, Object body) {
+    long runStarted(WheelTask task, Object body, long[] cell) {
         long now = wheelNow();
         long lateness = now - task.firedDeadline();
-        counters.runStarted(lateness);
+        counters.runStarted(cell, lateness);
         TaskEvents on = events;
         if (on != null) {
             on.started(body, lateness);
@@ -729,8 +729,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * Called on the thread that ran a body, after it returned or threw, before its outcome is
      * published (so that whoever sees the outcome sees the run counted as ended).
      */
-    void runEnded(WheelTask task, Object body, long startedAt, boolean failed) {
-        counters.runEnded(failed);
+    void runEnded(WheelTask task, Object body, long startedAt, boolean failed, long[] cell) {
+        counters.runEnded(cell, failed);
         TaskEvents on = events;
         if (on != null && on.timesRuns()) {
             on.ended(body, wheelNow() - startedAt, failed);

@@ -131,7 +131,8 @@ class WheelTimeout extends WheelTask implements Timeout {
 
     /** Runs the task; a failure is logged and goes no further, as in {@code HashedWheelTimer}. */
     void fire() {
-        long startedAt = timer.runStarted(this, task);
+        long[] cell = timer.runCell(); // one look-up for the run's counts
+        long startedAt = timer.runStarted(this, task, cell);
         Throwable failure = null;
         try {
             task.run(this);
@@ -139,7 +140,7 @@ class WheelTimeout extends WheelTask implements Timeout {
             failure = thrown;
             WheelTimer.LOGGER.warn("An exception was thrown by TimerTask.", thrown);
         } finally {
-            timer.runEnded(this, task, startedAt, failure);
+            timer.runEnded(this, task, startedAt, failure, cell);
         }
     }
 

@@ -342,16 +342,21 @@ public final class WheelTimer implements Timer, AutoCloseable {
         }
     }
 
+    /** The running thread's counter cell, looked up once for the counts of one run. */
+    long[] runCell() {
+        return engine.counters().runCell();
+    }
+
     /** Called on the thread that runs a timeout's task, just before it; see the engine's. */
-    long runStarted(WheelTimeout timeout, TimerTask task) {
-        return engine.runStarted(timeout, task);
+    long runStarted(WheelTimeout timeout, TimerTask task, long[] cell) {
+        return engine.runStarted(timeout, task, cell);
     }
 
     /** Called after a timeout's task returned ({@code failure} null) or threw. */
-    void runEnded(WheelTimeout timeout, TimerTask task, long startedAt, Throwable failure) {
-        engine.runEnded(timeout, task, startedAt, failure != null);
+    void runEnded(WheelTimeout timeout, TimerTask task, long startedAt, Throwable failure, long[] cell) {
+        engine.runEnded(timeout, task, startedAt, failure != null, cell);
         if (failure == null) {
-            engine.counters().completed();
+            engine.counters().completed(cell);
         } else {
             engine.counters().failed();
         }

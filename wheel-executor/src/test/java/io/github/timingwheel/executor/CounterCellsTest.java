@@ -13,6 +13,11 @@ import org.junit.jupiter.api.Test;
 /** Totals kept in a cell per thread ({@link CounterCells}): exact sums, and the slots of dead threads given again. */
 class CounterCellsTest {
 
+    /**
+     * Adds from four threads, each through its looked-up cell and through the cell it holds
+     * (CounterCells [7]), are all in the sums. Mutants: mine() a fresh array (total 2 is 0);
+     * mine() the first cell for every thread (adds lost to the other threads' stores).
+     */
     @Test
     void sums_areExact_onceTheAddingStops() throws InterruptedException {
         CounterCells cells = new CounterCells(3);
@@ -23,9 +28,10 @@ class CounterCellsTest {
         for (int t = 0; t < threads; t++) {
             Thread adder = new Thread(() -> {
                 ExecutorTesting.awaitInTask(go);
+                long[] mine = cells.mine(); // held across adds, as a run holds it ([7])
                 for (int i = 0; i < adds; i++) {
                     cells.add(0, 1);
-                    cells.add(2, -2);
+                    cells.add(mine, 2, -2);
                 }
             });
             adder.start();
@@ -89,15 +95,15 @@ class CounterCellsTest {
         int threads = 1_000; // one after another: each slot goes to thread after thread
         for (int t = 0; t < threads; t++) {
             long value = t == 500 ? 1_000_000L : t; // the largest comes from a thread that died since
-            Thread raiser = new Thread(() -> cells.countAndRaise(0, 1, 2, value));
+            Thread raiser = new Thread(() -> cells.countAndRaise(cells.mine(), 0, 1, 2, value));
             raiser.start();
             raiser.join();
         }
-        cells.countAndRaise(0, 1, 2, 7L); // a live cell below the maximum changes nothing
+        cells.countAndRaise(cells.mine(), 0, 1, 2, 7L); // a live cell below the maximum changes nothing
         assertThat(cells.max(2)).isEqualTo(1_000_000L);
         assertThat(cells.sum(0)).isEqualTo(threads + 1L);
         assertThat(cells.sum(1)).isEqualTo(threads + 1L);
-        cells.countAndRaise(0, 1, 2, 2_000_000L);
+        cells.countAndRaise(cells.mine(), 0, 1, 2, 2_000_000L);
         assertThat(cells.max(2)).isEqualTo(2_000_000L);
     }
 
@@ -219,8 +225,8 @@ class CounterCellsTest {
         for (int t = 0; t < threads; t++) {
             long value = t;
             adders.add(startVirtual(() -> {
-                cells.add(0, 1);
-                cells.countAndRaise(0, 1, 2, value);
+                cells.add(cells.mine(), 0, 1);
+                cells.countAndRaise(cells.mine(), 0, 1, 2, value);
             }));
         }
         for (Thread adder : adders) {
