@@ -72,6 +72,8 @@ final class DueRun {
     private int head;
     /** Nodes not yet polled or removed. */
     private int live;
+    /** Where touchAhead's loads go, so that the compiler keeps them ([6]); never read. */
+    private int touched;
 
     private DueRun(TimerNode[] nodes, long[] order, int slotBits, long earliest, int size) {
         this.nodes = nodes;
@@ -259,9 +261,6 @@ final class DueRun {
         }
         return count;
     }
-
-    /** Where touchAhead's loads go, so that the compiler keeps them ([6]); never read. */
-    private int touched;
 
     /**
      * Reads a field of each node that {@code drainBefore(span, max)} is about to take, so that
