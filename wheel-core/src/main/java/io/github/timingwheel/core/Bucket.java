@@ -57,6 +57,18 @@ final class Bucket extends TimerNode {
         this.stragglers = withStragglers ? new Bucket(level, slot, this, false) : null;
     }
 
+    /**
+     * DueHeap's ordered front, whose sentinel has the deadline Long.MAX_VALUE, so that the
+     * deadline of its first node, or of the sentinel when it is empty, bounds a drain without a
+     * test for emptiness: a branch that a compiled drain may never have seen taken, and whose
+     * first taking, in the middle of a burst, threw the compiled drain away.
+     */
+    static Bucket dueFront() {
+        Bucket front = new Bucket(DUE_FRONT, 0);
+        front.deadline = Long.MAX_VALUE;
+        return front;
+    }
+
     /** A level-0 bucket: a list kept in order, and beside it its stragglers. */
     static Bucket levelZero(int slot) {
         return new Bucket(0, slot, null, true);

@@ -53,7 +53,7 @@ final class DueHeap {
     private DueRun run;
 
     /** The ordered front: a level-0 bucket taken over whole, polled from its first node. */
-    private final Bucket front = new Bucket(Bucket.DUE_FRONT, 0);
+    private final Bucket front = Bucket.dueFront();
 
     /**
      * Nodes added since beginBatch, not yet placed, with their deadlines and sequences copied
@@ -223,10 +223,7 @@ final class DueHeap {
         if (size > 0) {
             limit = Math.min(limit, queue[0].deadline);
         }
-        TimerNode first = front.next;
-        if (first != front) {
-            limit = Math.min(limit, first.deadline);
-        }
+        limit = Math.min(limit, front.next.deadline); // the sentinel's is Long.MAX_VALUE: no branch
         if (bound != null) {
             limit = Math.min(limit, bound.deadline);
         }

@@ -1,5 +1,6 @@
 package io.github.timingwheel.executor;
 
+import io.github.timingwheel.core.TimerNode;
 import io.github.timingwheel.core.TimingWheel;
 import io.github.timingwheel.core.WheelShape;
 import java.util.concurrent.ThreadLocalRandom;
@@ -133,8 +134,13 @@ final class WheelShards {
     private final ThreadLocal<long[]> ownClockStamps;
     /** The shards the harvest has locked, in index order; used only by the harvesting worker. */
     private final WheelShard[] harvesting;
-    /** Each locked shard's due head, or null; used only by the harvesting worker. */
-    private final WheelTask[] heads;
+    /**
+     * Each locked shard's due head, or null; used only by the harvesting worker. Typed as the
+     * wheel's bound, so that storing a head needs no cast: a cast of a head that is null (a
+     * shard whose event was a cascade, with nothing due) is a case the compiled harvest may
+     * never have met, and meeting it threw the compiled harvest away in the middle of a burst.
+     */
+    private final TimerNode[] heads;
     /**
      * Bit i set if the last harvest skipped shard i, held by another thread ([7]); written by
      * the harvesting worker and read by the workers' planning, all under the queue's worker lock.
@@ -171,7 +177,7 @@ final class WheelShards {
         this.originNanos = originNanos;
         this.ownClockStamps = systemClock ? null : ThreadLocal.withInitial(() -> new long[] {-1L});
         this.harvesting = new WheelShard[shardCount];
-        this.heads = new WheelTask[shardCount];
+        this.heads = new TimerNode[shardCount];
     }
 
     int count() {
@@ -511,7 +517,7 @@ final class WheelShards {
     private int firstHead(int locked, int except) {
         int first = -1;
         for (int i = 0; i < locked; i++) {
-            WheelTask head = heads[i];
+            TimerNode head = heads[i];
             if (i == except) {
                 continue;
             }
@@ -523,7 +529,7 @@ final class WheelShards {
     }
 
     /** (deadline, sequence) order; wheel times are never negative, so no overflow. */
-    static boolean precedes(WheelTask a, WheelTask b) {
+    static boolean precedes(TimerNode a, TimerNode b) {
         return a.deadline() != b.deadline() ? a.deadline() < b.deadline() : a.sequence() < b.sequence();
     }
 
