@@ -88,11 +88,7 @@ final class TaskCounters {
         cells.add(CANCELLED, 1);
     }
 
-    void completed() {
-        cells.add(COMPLETED, 1);
-    }
-
-    /** As {@link #completed()}, in the cell of {@link #runCell()}. */
+    /** A one-shot or timer task's body returned, counted in the cell of {@link #runCell()}. */
     void completed(long[] cell) {
         cells.add(cell, COMPLETED, 1);
     }
