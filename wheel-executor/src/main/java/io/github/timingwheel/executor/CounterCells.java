@@ -112,15 +112,7 @@ final class CounterCells {
 
     /** Adds {@code delta} to total {@code index}, in the calling thread's cell. */
     void add(int index, long delta) {
-        add(cell(), index, delta);
-    }
-
-    /**
-     * The calling thread's cell, for adds in a row on this thread ([7]); to be passed only to
-     * this CounterCells' adds, on the same thread.
-     */
-    long[] mine() {
-        return cell();
+        add(mine(), index, delta);
     }
 
     /** Adds {@code delta} to total {@code index} in {@code cell}, the calling thread's ([7]). */
@@ -173,8 +165,11 @@ final class CounterCells {
         return cells.length;
     }
 
-    /** The calling thread's cell, or SHARED for a virtual thread ([3], [6]). */
-    private long[] cell() {
+    /**
+     * The calling thread's cell, or SHARED for a virtual thread ([3], [6]); to be passed only
+     * to this CounterCells' adds, on the same thread, for adds in a row ([7]).
+     */
+    long[] mine() {
         if (VirtualThreads.current()) {
             return SHARED;
         }
