@@ -7,13 +7,15 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * The hand-off between a harvest and the workers ({@link ReadyBatch}): a worker's
  * {@code claim} against a {@code remove} of the same task (the executor's
  * {@code remove(Runnable)}, which must succeed until a worker has taken the task, as the JDK's
  * queue does). Each task goes to exactly one of them: a claim takes its slot with a
- * {@code getAndSet}, a removal with a CAS of the slot from the task to null.
+ * {@code getAndSet}, a removal with a CAS of the slot from the task to null. And two workers
+ * claiming from one batch at once: each task goes to exactly one of them.
  *
  * <p>Checked against mutants (2026-11-24, {@code -m quick}, x86-64): a
  * claim that reads its slot and then stores null (no {@code getAndSet}), and a removal that
@@ -98,6 +100,49 @@ public final class ReadyBatchStress {
 
         private int indexOf(WheelTask claimed) {
             return claimed == first ? 1 : claimed == second ? 2 : 0;
+        }
+    }
+
+    /**
+     * Three tasks: two workers claim twice each, at once. Either of a claim's two atomics is
+     * enough here (the {@code getAndAdd} gives each claimer its own slot; the {@code getAndSet}
+     * lets only one of two claimers of a slot have its task), so the mutant that removes both
+     * (a plain read and store of the cursor, and of the slot) gives a task taken twice (red,
+     * {@code -m quick}); the mutant that removes either alone stays green, as it should.
+     *
+     * <p>Result: the four claims, each 1, 2 or 3 for the task it took and 0 for none. Every
+     * task is taken exactly once, so the claims hold 1, 2 and 3 once each and one 0; a worker's
+     * second claim finds a later slot than its first (every slot below a taken one is empty),
+     * and only a second claim can find none (the other worker takes at most two).
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 2, 3, 0", "1, 3, 2, 0", "2, 3, 1, 0"},
+            expect = Expect.ACCEPTABLE, desc = "Each task taken once; the first worker took two.")
+    @Outcome(id = {"1, 0, 2, 3", "2, 0, 1, 3", "3, 0, 1, 2"},
+            expect = Expect.ACCEPTABLE, desc = "Each task taken once; the second worker took two.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A task taken twice, lost, or a worker's claims out of order.")
+    @State
+    public static class ClaimVsClaim {
+        final WheelTask[] tasks = tasks(3);
+        final WheelTask first = tasks[0];
+        final WheelTask second = tasks[1];
+        final WheelTask third = tasks[2];
+        final ReadyBatch batch = ReadyBatch.of(tasks, 3);
+
+        @Actor
+        public void worker1(IIII_Result r) {
+            r.r1 = indexOf(batch.claim());
+            r.r2 = indexOf(batch.claim());
+        }
+
+        @Actor
+        public void worker2(IIII_Result r) {
+            r.r3 = indexOf(batch.claim());
+            r.r4 = indexOf(batch.claim());
+        }
+
+        private int indexOf(WheelTask claimed) {
+            return claimed == first ? 1 : claimed == second ? 2 : claimed == third ? 3 : 0;
         }
     }
 }
