@@ -33,6 +33,16 @@ public final class ReadyBatchStress {
     private ReadyBatchStress() {
     }
 
+    /** 1 if {@code claimed} is the first of {@code tasks}, 2 the second, ...; 0 if none of them. */
+    private static int indexOf(WheelTask claimed, WheelTask[] tasks) {
+        for (int i = 0; i < tasks.length; i++) {
+            if (tasks[i] == claimed) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+
     private static WheelTask[] tasks(int count) {
         WheelTask[] tasks = new WheelTask[count];
         for (int i = 0; i < count; i++) {
@@ -83,23 +93,18 @@ public final class ReadyBatchStress {
     @State
     public static class ClaimPastARemoval {
         final WheelTask[] tasks = tasks(2); // the batch's slots: claims and removals empty them
-        final WheelTask first = tasks[0];
-        final WheelTask second = tasks[1];
+        final WheelTask[] made = tasks.clone(); // the tasks, to name what a claim took
         final ReadyBatch batch = ReadyBatch.of(tasks, 2);
 
         @Actor
         public void claim(III_Result r) {
-            r.r1 = indexOf(batch.claim());
-            r.r2 = indexOf(batch.claim());
+            r.r1 = indexOf(batch.claim(), made);
+            r.r2 = indexOf(batch.claim(), made);
         }
 
         @Actor
         public void remove(III_Result r) {
-            r.r3 = batch.remove(first) ? 1 : 0;
-        }
-
-        private int indexOf(WheelTask claimed) {
-            return claimed == first ? 1 : claimed == second ? 2 : 0;
+            r.r3 = batch.remove(made[0]) ? 1 : 0;
         }
     }
 
@@ -123,26 +128,20 @@ public final class ReadyBatchStress {
     @Outcome(expect = Expect.FORBIDDEN, desc = "A task taken twice, lost, or a worker's claims out of order.")
     @State
     public static class ClaimVsClaim {
-        final WheelTask[] tasks = tasks(3);
-        final WheelTask first = tasks[0];
-        final WheelTask second = tasks[1];
-        final WheelTask third = tasks[2];
+        final WheelTask[] tasks = tasks(3); // the batch's slots: claims empty them
+        final WheelTask[] made = tasks.clone(); // the tasks, to name what a claim took
         final ReadyBatch batch = ReadyBatch.of(tasks, 3);
 
         @Actor
         public void worker1(IIII_Result r) {
-            r.r1 = indexOf(batch.claim());
-            r.r2 = indexOf(batch.claim());
+            r.r1 = indexOf(batch.claim(), made);
+            r.r2 = indexOf(batch.claim(), made);
         }
 
         @Actor
         public void worker2(IIII_Result r) {
-            r.r3 = indexOf(batch.claim());
-            r.r4 = indexOf(batch.claim());
-        }
-
-        private int indexOf(WheelTask claimed) {
-            return claimed == first ? 1 : claimed == second ? 2 : claimed == third ? 3 : 0;
+            r.r3 = indexOf(batch.claim(), made);
+            r.r4 = indexOf(batch.claim(), made);
         }
     }
 }
