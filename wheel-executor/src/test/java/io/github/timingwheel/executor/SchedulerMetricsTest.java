@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -158,6 +159,48 @@ class SchedulerMetricsTest {
                 .isInstanceOf(RejectedExecutionException.class);
 
         assertMetrics(pool.metrics(), 2, 2, 0, 0, 0, 1);
+    }
+
+    /**
+     * A task counts as scheduled once it is accepted, not when it is made: one whose
+     * {@code decorateTask} throws, or returns null, was made and placed but never queued, and
+     * leaves every total as it was. Mutant: the count taken when the task is made (before
+     * {@code decorateTask}, and before the check of its result): red, scheduled 3 and pending
+     * 3 for one task queued.
+     */
+    @Test
+    void aTaskWhoseDecorationFails_isNotCounted() {
+        WheelScheduledExecutor decorating = new FailingDecoration(WheelScheduledExecutor.builder().workers(1)
+                .timeSource(clock).daemon(true));
+        executor = decorating;
+
+        decorating.schedule(() -> { }, 1, MILLISECONDS);
+        assertThatThrownBy(() -> decorating.schedule(FailingDecoration.THROWS, 1, MILLISECONDS))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> decorating.scheduleAtFixedRate(FailingDecoration.NULL, 1, 1, MILLISECONDS))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("decorateTask");
+
+        assertMetrics(decorating.metrics(), 1, 1, 0, 0, 0, 0);
+        assertThat(decorating.getQueue()).as("only the task that was accepted").hasSize(1);
+    }
+
+    /** An executor whose decorateTask throws for one command and returns null for another. */
+    private static final class FailingDecoration extends WheelScheduledExecutor {
+
+        static final Runnable THROWS = () -> { };
+        static final Runnable NULL = () -> { };
+
+        FailingDecoration(Builder builder) {
+            super(builder);
+        }
+
+        @Override
+        protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
+            if (runnable == THROWS) {
+                throw new IllegalStateException("decoration failed");
+            }
+            return runnable == NULL ? null : task;
+        }
     }
 
     @Test
