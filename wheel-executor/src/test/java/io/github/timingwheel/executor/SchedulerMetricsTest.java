@@ -184,6 +184,34 @@ class SchedulerMetricsTest {
         assertThat(decorating.getQueue()).as("only the task that was accepted").hasSize(1);
     }
 
+    /**
+     * A cancel whose shard is held elsewhere (so its unlink goes through the shard's inbox, and
+     * another thread applies it) counts once, at the cancel, and the task leaves the queue once
+     * the shard is let go. Mutants: no count at the cancel (cancelled 0 while the shard is held:
+     * red); a count also where the shard unlinks the task, under its lock (cancelled 2 once the
+     * shard is let go: red).
+     */
+    @Test
+    void aCancelWhileItsShardIsHeld_countsOnce() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1).shards(1));
+        pool.prestartAllCoreThreads();
+        ScheduledFuture<?> future = pool.schedule(() -> { }, 10, MILLISECONDS);
+        WheelShard shard = pool.queue().shard(0);
+        shard.lock();
+        try {
+            assertThat(future.cancel(false)).isTrue();
+            assertMetrics(pool.metrics(), 0, 1, 0, 0, 1, 0);
+        } finally {
+            shard.unlockAndHelp(); // as a producer lets go: the inbox is applied
+        }
+        awaitCondition("the cancelled task out of the queue", () -> pool.getQueue().isEmpty());
+        pool.schedule(() -> { }, 20, MILLISECONDS); // a run after the cancelled one's deadline
+        clock.advance(20, MILLISECONDS);
+        pool.awaitRuns(1);
+
+        assertMetrics(pool.metrics(), 0, 2, 1, 0, 1, 0);
+    }
+
     /** An executor whose decorateTask throws for one command and returns null for another. */
     private static final class FailingDecoration extends WheelScheduledExecutor {
 
