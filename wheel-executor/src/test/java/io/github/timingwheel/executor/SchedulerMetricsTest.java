@@ -202,7 +202,7 @@ class SchedulerMetricsTest {
             assertThat(future.cancel(false)).isTrue();
             assertMetrics(pool.metrics(), 0, 1, 0, 0, 1, 0);
         } finally {
-            shard.unlockAndHelp(); // as a producer lets go: the inbox is applied
+            shard.unlockAndHelp(); // as a producer lets go: it applies the inbox, or wakes a harvester
         }
         awaitCondition("the cancelled task out of the queue", () -> pool.getQueue().isEmpty());
         pool.schedule(() -> { }, 20, MILLISECONDS); // a run after the cancelled one's deadline
