@@ -42,7 +42,8 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
      * [4] Metrics (TaskCounters): a run is counted on the thread that ran it, and its outcome
      *     (completed, failed) in the window between the CAS to COMPLETING and the release store
      *     of the final state, so whoever sees the future done also sees the counts. A cancel is
-     *     counted once its CAS won.
+     *     counted once its CAS won, before its waiters are woken: in the task's shard when the
+     *     cancelling thread unlinks it there in place (TaskCounters [7]), else in its cell.
      * [5] The inbox mark (WheelTask [1]) lives in 'runner', so that the task stays at 64
      *     bytes: IN_INBOX while the task waits in the inbox, where it cannot be running (a new
      *     task has never run; a periodic task is re-queued after its run released 'runner').
@@ -340,7 +341,6 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
             return false;
         }
         payload = null; // release the body at once; a run that reads null afterwards does nothing
-        owner.counters().cancelled(); // [4]
         if (mayInterruptIfRunning) {
             try {
                 Thread t = runner;
@@ -351,10 +351,12 @@ class ScheduledTask<V> extends WheelTask implements RunnableScheduledFuture<V> {
                 STATE.setRelease(this, held ? INTERRUPTED | HELD : INTERRUPTED);
             }
         }
-        finishCompletion();
         if (owner.getRemoveOnCancelPolicy() || !heldAfterCancel()) {
-            owner.release(this);
+            owner.releaseCancelled(this); // unlinks it and counts the cancel, in its shard if in place ([4])
+        } else {
+            owner.counters().cancelled(); // [4]
         }
+        finishCompletion();
         return true;
     }
 

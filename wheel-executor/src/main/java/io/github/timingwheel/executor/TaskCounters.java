@@ -45,6 +45,12 @@ final class TaskCounters {
      * [6] Cancelled tasks still held (ScheduledTask [7]): kept minus left, two totals. A task's
      *     'kept' add happens-before the CAS that lets anyone count it as left, and snapshot()
      *     reads 'left' first, so the difference is never negative.
+     * [7] Two totals are also kept by the queue's shards: a new task, or a cancel, that its
+     *     thread applies in place in a shard is counted there, under the shard's lock, with no
+     *     look-up of the thread's cell (WheelShard [8]); only what goes through a shard's
+     *     inbox, or never reaches the queue, is counted here. Each total is the cells' sum
+     *     plus the shards', and [2] holds for both: a shard counts a task before its unlock
+     *     publishes the task.
      */
 
     /** Tasks accepted: one-shot, periodic (once, not per run) and timer timeouts. */
@@ -146,17 +152,22 @@ final class TaskCounters {
         return LatencyDistribution.of(counts, cells.max(LATENESS_MAX));
     }
 
-    /** The totals now ([1], [2], [3]). */
-    SchedulerMetrics snapshot(String name, int workers, long rearms, long wakeUps) {
+    /**
+     * The totals now ([1], [2], [3]), with the counts that the queue's shards keep ([7]).
+     *
+     * @param queue the queue whose shards count new tasks and cancels applied in place
+     */
+    SchedulerMetrics snapshot(String name, int workers, WheelWorkQueue queue, long wakeUps) {
+        long rearms = queue.relinks();
         long completedNow = cells.sum(COMPLETED);
         long failedNow = cells.sum(FAILED);
-        long cancelledNow = cells.sum(CANCELLED);
+        long cancelledNow = cells.sum(CANCELLED) + queue.cancelledInShards();
         long refusedRunsNow = cells.sum(REFUSED_RUNS);
         long refusedNow = cells.sum(REFUSED);
         long runsFailed = cells.sum(RUNS_FAILED);
         long runsEnded = cells.sum(RUNS_ENDED); // after the failed ones: runsEnded >= runsFailed
         long runsStarted = cells.sum(RUNS_STARTED); // after the ended ones: see [3]
-        long scheduledNow = cells.sum(SCHEDULED); // last: see [2]
+        long scheduledNow = cells.sum(SCHEDULED) + queue.scheduledInShards(); // last: see [2]
         long heldLeft = cells.sum(HELD_LEFT);
         long held = cells.sum(HELD_AFTER_CANCEL) - heldLeft; // after 'left': see [6]
         long ended = completedNow + failedNow + cancelledNow + refusedRunsNow;

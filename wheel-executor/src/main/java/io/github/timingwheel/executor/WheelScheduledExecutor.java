@@ -543,8 +543,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
             return decorated;
         }
         reservePending(task);
-        counters.scheduled(); // before the task is published: see TaskCounters [2]
-        queue.enqueue(task);
+        queue.enqueue(task, counters); // counted as scheduled before it is published: TaskCounters [2]
         // Re-check ([2]): a shutdown may have come between the check above and the enqueue; then
         // a task that no worker can take is cancelled rather than stranded.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
@@ -563,9 +562,13 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         if (isShutdown()) {
             return false;
         }
-        queue.enqueue(task);
+        queue.enqueue(task, counters); // counted as scheduled before it is published: TaskCounters [2]
         // As in delayedExecute; a task that shutdownNow already took is in its list: accepted.
-        return !((isShutdown() || !ensureWorker()) && remove(task));
+        if ((isShutdown() || !ensureWorker()) && remove(task)) {
+            counters.unscheduled();
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -585,8 +588,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
         } catch (RejectedExecutionException full) {
             return false;
         }
-        counters.scheduled(); // as delayedExecute
-        queue.enqueue(task);
+        queue.enqueue(task, counters); // counted as in delayedExecute
         // As in delayedExecute; a continuation that shutdownNow already took is in its list.
         if ((!canRunInCurrentRunState(task) || !ensureWorker()) && remove(task)) {
             task.cancelUnqueued();
@@ -765,12 +767,17 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
                 : (executeExistingDelayedTasksAfterShutdown || task.getDelay(TimeUnit.NANOSECONDS) <= 0);
     }
 
-    /** Unlinks a task that was cancelled: at once or within a batch, or now if shut down ([5]). */
-    void release(WheelTask task) {
+    /**
+     * Counts a cancel that won and unlinks its task: at once or within a batch, or now if shut
+     * down ([5]). The count is made in the task's shard when the unlink is made in place
+     * (TaskCounters [7]).
+     */
+    void releaseCancelled(WheelTask task) {
         if (isShutdown()) {
+            counters.cancelled();
             remove(task); // through ThreadPoolExecutor.remove, which then checks for termination
         } else {
-            queue.cancelled(task);
+            queue.cancelled(task, counters);
         }
     }
 
@@ -799,7 +806,7 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      * @return a snapshot of the counts, the pending and running tasks, and the lateness histogram
      */
     public SchedulerMetrics metrics() {
-        return counters.snapshot(name, getCorePoolSize(), queue.relinks(), queue.leaderWakeUps());
+        return counters.snapshot(name, getCorePoolSize(), queue, queue.leaderWakeUps());
     }
 
     /**

@@ -33,6 +33,13 @@ abstract class WheelShardHotFields extends WheelShardPadBefore {
     volatile long wheelEvent = Long.MAX_VALUE;
     /** See WheelShard [4]. */
     volatile long inboxEvent = Long.MAX_VALUE;
+    /**
+     * New tasks counted as scheduled, and cancels counted, by the threads that applied them
+     * here in place: written under the lock (release), read by metrics (acquire). See
+     * WheelShard [8].
+     */
+    long scheduledHere;
+    long cancelledHere;
 }
 
 /** Padding after the shard's hot fields. */
@@ -131,6 +138,16 @@ final class WheelShard extends WheelShardPadAfter {
      *     (a worker that left the pool) delays producers, never stops them. Views and drainTo,
      *     which must see every task, wait for the lock as before (lock()): no harvest runs
      *     beside them, since both hold the queue's worker lock as a harvest does.
+     * [8] Counts kept here. A new task is counted as scheduled, and a won cancel as
+     *     cancelled, by the thread that applies it (submit with a TaskCounters): in place, in
+     *     'scheduledHere' or 'cancelledHere' on this shard's hot line, which the lock's CAS has
+     *     just brought to its core, so the count costs a plain add and a release store and no
+     *     look-up of the thread's counter cell (a thread-local and an array: most of what a
+     *     count in the cell costs); through the inbox, in the thread's cell
+     *     before the push. Either way the count is made before any other thread can see the
+     *     task through this shard (the unlock, or the push, publishes both), which is the
+     *     order TaskCounters [2] needs. Only lock holders write the fields, so a plain add is
+     *     exact; TaskCounters reads them with acquire, as it reads the cells.
      */
 
     /** Bits of a task's sequence that name its shard ([5]); at most 1 << SHARD_BITS shards. */
@@ -296,19 +313,56 @@ final class WheelShard extends WheelShardPadAfter {
      * @return true if applied in place; false if pushed into the inbox
      */
     boolean submit(WheelTask task, boolean queueing) {
+        return submit(task, queueing, null);
+    }
+
+    /**
+     * As {@link #submit(WheelTask, boolean)}, and counts the submission in {@code counts}
+     * unless it is null ([8]): a task being queued as scheduled, any other as cancelled.
+     */
+    boolean submit(WheelTask task, boolean queueing, TaskCounters counts) {
         if (tryLock()) {
             try {
                 applyLinked(task);
+                if (counts != null) {
+                    countHere(queueing);
+                }
             } finally {
                 unlockAndHelp();
             }
             return true;
+        }
+        if (counts != null) { // before the push that publishes the task ([8])
+            if (queueing) {
+                counts.scheduled();
+            } else {
+                counts.cancelled();
+            }
         }
         if (queueing) {
             task.markInInbox(); // WheelWorkQueue [2]: published by the push
         }
         push(task, queueing);
         return false;
+    }
+
+    /** Counts a submission applied here ([8]). Call only when holding lock. */
+    private void countHere(boolean scheduled) {
+        if (scheduled) {
+            SCHEDULED_HERE.setRelease(this, scheduledHere + 1L);
+        } else {
+            CANCELLED_HERE.setRelease(this, cancelledHere + 1L);
+        }
+    }
+
+    /** New tasks counted here ([8]); any thread, an acquire read. */
+    long scheduledHere() {
+        return (long) SCHEDULED_HERE.getAcquire(this);
+    }
+
+    /** Cancels counted here ([8]); any thread, an acquire read. */
+    long cancelledHere() {
+        return (long) CANCELLED_HERE.getAcquire(this);
     }
 
     /** Applies a task under the lock; lowers wheelEvent if it brings the next event forward ([3]). */
@@ -480,6 +534,8 @@ final class WheelShard extends WheelShardPadAfter {
     private static final VarHandle HARVEST_WANTED;
     private static final VarHandle INBOX_EVENT;
     private static final VarHandle RELINKS;
+    private static final VarHandle SCHEDULED_HERE;
+    private static final VarHandle CANCELLED_HERE;
 
     static {
         try {
@@ -487,6 +543,8 @@ final class WheelShard extends WheelShardPadAfter {
             HARVEST_WANTED = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "harvestWanted", int.class);
             INBOX_EVENT = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "inboxEvent", long.class);
             RELINKS = MethodHandles.lookup().findVarHandle(WheelShard.class, "relinks", long.class);
+            SCHEDULED_HERE = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "scheduledHere", long.class);
+            CANCELLED_HERE = MethodHandles.lookup().findVarHandle(WheelShardHotFields.class, "cancelledHere", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

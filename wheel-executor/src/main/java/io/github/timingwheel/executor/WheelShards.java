@@ -236,8 +236,16 @@ final class WheelShards {
      * @return the shard, whose published bound the caller compares with the leader's park
      */
     WheelShard submit(WheelTask task, boolean queueing) {
+        return submit(task, queueing, null);
+    }
+
+    /**
+     * As {@link #submit(WheelTask, boolean)}, counting the submission in {@code counts} unless
+     * it is null (WheelShard [8]): a task being queued as scheduled, any other as cancelled.
+     */
+    WheelShard submit(WheelTask task, boolean queueing, TaskCounters counts) {
         WheelShard shard = shardOf(task);
-        if (!shard.submit(task, queueing) && queueing) {
+        if (!shard.submit(task, queueing, counts) && queueing) {
             PRODUCERS.get().moveProbe(mask);
         }
         return shard;
@@ -603,6 +611,24 @@ final class WheelShards {
             relinks += shard.relinks();
         }
         return relinks;
+    }
+
+    /** New tasks counted in the shards so far (WheelShard [8]); any thread, no lock. */
+    long scheduledHere() {
+        long scheduled = 0;
+        for (WheelShard shard : shards) {
+            scheduled += shard.scheduledHere();
+        }
+        return scheduled;
+    }
+
+    /** Cancels counted in the shards so far (WheelShard [8]); any thread, no lock. */
+    long cancelledHere() {
+        long cancelled = 0;
+        for (WheelShard shard : shards) {
+            cancelled += shard.cancelledHere();
+        }
+        return cancelled;
     }
 
     /** Tasks in the inboxes now; for tests of the bound. */

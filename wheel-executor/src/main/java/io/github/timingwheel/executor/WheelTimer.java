@@ -205,10 +205,8 @@ public final class WheelTimer implements Timer, AutoCloseable {
     <T extends WheelTimeout> T start(T timeout) {
         TaskCounters counters = engine.counters();
         reserve(timeout.task(), counters);
-        counters.scheduled(); // before the timeout is published: see TaskCounters [2]
-        if (!engine.offerTask(timeout)) {
+        if (!engine.offerTask(timeout)) { // counts it as scheduled, or not at all if it refuses
             uncount();
-            counters.unscheduled();
             counters.refused();
             engine.eventRejected(timeout.task(), "stopped");
             throw new IllegalStateException("cannot be started once stopped");
@@ -364,9 +362,8 @@ public final class WheelTimer implements Timer, AutoCloseable {
 
     /** Called once for a timeout whose cancel won. */
     void released(WheelTimeout timeout) {
-        engine.counters().cancelled();
         uncount();
-        engine.release(timeout);
+        engine.releaseCancelled(timeout); // counts the cancel
     }
 
     /**

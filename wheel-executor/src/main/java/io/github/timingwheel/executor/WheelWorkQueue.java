@@ -196,7 +196,16 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
      * a task due at once waits while its shard's due work is far behind ([4]).
      */
     void enqueue(WheelTask task) {
-        WheelShard shard = shards.submit(task, true);
+        enqueue(task, null);
+    }
+
+    /**
+     * As {@link #enqueue(WheelTask)}, counting a new task as scheduled in {@code counts}, in
+     * place or in the calling thread's cell, before any other thread can see it (WheelShard
+     * [8]); {@code counts} null counts nothing (a periodic task queued again).
+     */
+    void enqueue(WheelTask task, TaskCounters counts) {
+        WheelShard shard = shards.submit(task, true, counts);
         roles.wakeLeaderFor(shard);
         long madeAt = task.sequence() >>> WheelShard.SHARD_BITS; // the stamp: the clock when made (WheelShards [6])
         if (task.deadline() <= madeAt && madeAt - shard.wheelEvent() > BACKLOG_LAG_NANOS
@@ -226,10 +235,21 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
 
     /** Unlinks a task that was just cancelled, at once or through its shard's inbox ([1], [2]). */
     void cancelled(WheelTask task) {
+        cancelled(task, null);
+    }
+
+    /**
+     * As {@link #cancelled(WheelTask)}, counting the cancel in {@code counts}, in place or in
+     * the calling thread's cell (WheelShard [8]); {@code counts} null counts nothing.
+     */
+    void cancelled(WheelTask task, TaskCounters counts) {
         if (task.inInbox()) {
+            if (counts != null) {
+                counts.cancelled();
+            }
             return; // the drain that takes it out of the inbox reads its new state ([2])
         }
-        roles.wakeLeaderFor(shards.submit(task, false));
+        roles.wakeLeaderFor(shards.submit(task, false, counts));
     }
 
     /**
@@ -468,6 +488,16 @@ final class WheelWorkQueue extends AbstractQueue<Runnable> implements BlockingQu
     /** Lazy re-arms of re-armable tasks so far (WheelShards [5]); any thread, no lock. */
     long relinks() {
         return shards.relinks();
+    }
+
+    /** New tasks counted as scheduled in the shards so far (WheelShard [8]); any thread, no lock. */
+    long scheduledInShards() {
+        return shards.scheduledHere();
+    }
+
+    /** Cancels counted in the shards so far (WheelShard [8]); any thread, no lock. */
+    long cancelledInShards() {
+        return shards.cancelledHere();
     }
 
     /** Tasks in the shards' inboxes now; for tests of the bound. */

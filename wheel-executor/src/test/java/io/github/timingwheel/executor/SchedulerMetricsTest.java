@@ -212,6 +212,68 @@ class SchedulerMetricsTest {
         assertMetrics(pool.metrics(), 0, 2, 1, 0, 1, 0);
     }
 
+    /**
+     * A task queued while its shard is held elsewhere (it goes through the shard's inbox) and
+     * one queued in place are each counted once, and so are their cancels: the counts that the
+     * shards keep for what is applied in place and those of the threads' cells for what goes
+     * through an inbox add up (TaskCounters [7]). Mutants: no count through the inbox
+     * (scheduled 1 while the shard is held: red); no count in place (scheduled 0 before the
+     * shard is held: red); a count in place also in the thread's cell (2: red).
+     */
+    @Test
+    void tasksQueuedAndCancelledInPlaceOrThroughTheInbox_countOnceEach() throws Exception {
+        RunObservingExecutor pool = observed(WheelScheduledExecutor.builder().workers(1).shards(1));
+        pool.prestartAllCoreThreads();
+        ScheduledFuture<?> inPlace = pool.schedule(() -> { }, 10, MILLISECONDS);
+        assertMetrics(pool.metrics(), 1, 1, 0, 0, 0, 0);
+        WheelShard shard = pool.queue().shard(0);
+        ScheduledFuture<?> throughInbox;
+        shard.lock();
+        try {
+            throughInbox = pool.schedule(() -> { }, 10, MILLISECONDS);
+            assertThat(shard.inboxSize()).as("pushed into the inbox").isEqualTo(1);
+            assertMetrics(pool.metrics(), 2, 2, 0, 0, 0, 0);
+        } finally {
+            shard.unlockAndHelp();
+        }
+        awaitCondition("the inbox applied", () -> shard.inboxSize() == 0);
+        assertThat(inPlace.cancel(false)).isTrue();
+        assertMetrics(pool.metrics(), 1, 2, 0, 0, 1, 0);
+        pool.schedule(() -> { }, 20, MILLISECONDS);
+        clock.advance(20, MILLISECONDS);
+        pool.awaitRuns(2);
+
+        assertThat(throughInbox.isDone()).isTrue();
+        assertMetrics(pool.metrics(), 0, 3, 2, 0, 1, 0);
+    }
+
+    /**
+     * As the executor's, for the timer's timeouts, which reach the shards another way; here the
+     * cancel of the timeout that waits in the inbox is counted without reaching the shard.
+     * Mutant: no count for a cancel of a task still in its inbox (cancelled 0 while the shard is
+     * held: red).
+     */
+    @Test
+    void timeoutsStartedAndCancelledInPlaceOrThroughTheInbox_countOnceEach() {
+        timer = WheelTimer.builder().timeSource(clock).daemon(true).shards(1).build();
+        Timeout inPlace = timer.newTimeout(timeout -> { }, 10, MILLISECONDS);
+        WheelShard shard = timer.engine().queue().shard(0);
+        Timeout throughInbox;
+        shard.lock();
+        try {
+            throughInbox = timer.newTimeout(timeout -> { }, 10, MILLISECONDS);
+            assertMetrics(timer.metrics(), 2, 2, 0, 0, 0, 0);
+            assertThat(throughInbox.cancel()).isTrue();
+            assertMetrics(timer.metrics(), 1, 2, 0, 0, 1, 0);
+        } finally {
+            shard.unlockAndHelp();
+        }
+        assertThat(inPlace.cancel()).isTrue();
+
+        assertMetrics(timer.metrics(), 0, 2, 0, 0, 2, 0);
+        assertThat(timer.pendingTimeouts()).isZero();
+    }
+
     /** An executor whose decorateTask throws for one command and returns null for another. */
     private static final class FailingDecoration extends WheelScheduledExecutor {
 
