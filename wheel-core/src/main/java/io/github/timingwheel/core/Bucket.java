@@ -96,7 +96,7 @@ final class Bucket extends TimerNode {
      */
     boolean add(TimerNode node) {
         TimerNode tail = prev;
-        if (stragglers != null && tail != this && DueHeap.precedes(node, tail)) {
+        if (stragglers != null && tail != this && TimerNode.precedes(node, tail)) {
             stragglers.append(node);
             return true;
         }

@@ -85,11 +85,11 @@ final class DueHeap {
     TimerNode peek() {
         TimerNode head = queue[0];
         TimerNode fromRun = run == null ? null : run.peek();
-        if (fromRun != null && (head == null || precedes(fromRun, head))) {
+        if (fromRun != null && (head == null || TimerNode.precedes(fromRun, head))) {
             head = fromRun;
         }
         TimerNode fromFront = front.next;
-        if (fromFront != front && (head == null || precedes(fromFront, head))) {
+        if (fromFront != front && (head == null || TimerNode.precedes(fromFront, head))) {
             head = fromFront;
         }
         return head;
@@ -377,7 +377,7 @@ final class DueHeap {
         while (index > 0) {
             int parentIndex = (index - 1) >>> 1;
             TimerNode parent = queue[parentIndex];
-            if (!precedes(node, parent)) {
+            if (!TimerNode.precedes(node, parent)) {
                 break;
             }
             place(index, parent);
@@ -392,11 +392,11 @@ final class DueHeap {
             int childIndex = 2 * index + 1;
             TimerNode child = queue[childIndex];
             int rightIndex = childIndex + 1;
-            if (rightIndex < size && precedes(queue[rightIndex], child)) {
+            if (rightIndex < size && TimerNode.precedes(queue[rightIndex], child)) {
                 childIndex = rightIndex;
                 child = queue[childIndex];
             }
-            if (!precedes(child, node)) {
+            if (!TimerNode.precedes(child, node)) {
                 break;
             }
             place(index, child);
@@ -412,15 +412,7 @@ final class DueHeap {
 
     /** (deadline, sequence) order as a comparator's result; also the tests' reference order. */
     static int compare(TimerNode a, TimerNode b) {
-        return precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0;
+        return TimerNode.precedes(a, b) ? -1 : TimerNode.precedes(b, a) ? 1 : 0;
     }
 
-    /**
-     * Whether {@code a} runs before {@code b}. Deadlines are wheel times, never negative, so a
-     * plain comparison is exact; nodes with equal deadlines and equal sequences (which a
-     * caller's own sequences may give) come out in no particular order.
-     */
-    static boolean precedes(TimerNode a, TimerNode b) {
-        return a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence);
-    }
 }

@@ -85,6 +85,20 @@ public class TimerNode {
         return next != null || heapIndex != NOT_IN_HEAP;
     }
 
+    /**
+     * Whether {@code a} runs before {@code b}: (deadline, sequence) order, the order in which a
+     * wheel hands out due nodes. Deadlines are wheel times, never negative, so a plain
+     * comparison is exact; nodes with equal deadlines and equal sequences (which a caller's own
+     * sequences may give) come out in no particular order.
+     *
+     * @param a a node
+     * @param b another node
+     * @return true if {@code a} comes first
+     */
+    public static boolean precedes(TimerNode a, TimerNode b) {
+        return a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence);
+    }
+
     /** Whether the node is in a bucket list (as opposed to the due heap or nowhere). */
     final boolean isLinked() {
         return next != null;

@@ -521,7 +521,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
         int count = 0;
         while (count < max) {
             TimerNode head = dueHead(now);
-            if (head == null || head.deadline > now || (bound != null && !DueHeap.precedes(head, bound))) {
+            if (head == null || head.deadline > now || (bound != null && !TimerNode.precedes(head, bound))) {
                 break;
             }
             if (DueHeap.isRunIndex(head.heapIndex)) { // the run's: take what comes before all else by its keys
@@ -609,7 +609,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
                     earliest = earliestIn(bucket.stragglers, earliest);
                 }
                 TimerNode presorted = bucket.presorted == null ? null : bucket.presorted.peek();
-                if (presorted != null && (earliest == null || DueHeap.precedes(presorted, earliest))) {
+                if (presorted != null && (earliest == null || TimerNode.precedes(presorted, earliest))) {
                     earliest = presorted;
                 }
             }
@@ -619,7 +619,7 @@ public final class TimingWheel<T extends TimerNode> extends TimingWheelPad {
 
     private static TimerNode earliestIn(Bucket bucket, TimerNode earliest) {
         for (TimerNode node = bucket.next; node != bucket; node = node.next) {
-            if (earliest == null || DueHeap.precedes(node, earliest)) {
+            if (earliest == null || TimerNode.precedes(node, earliest)) {
                 earliest = node;
             }
         }

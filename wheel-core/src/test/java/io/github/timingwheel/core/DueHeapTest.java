@@ -124,7 +124,7 @@ class DueHeapTest {
             TimerNode node = into[i];
             assertThat(node).isSameAs(model.pollFirst());
             assertThat(node.deadline).as("due").isLessThanOrEqualTo(now);
-            assertThat(bound == null || DueHeap.precedes(node, bound)).as("before the bound").isTrue();
+            assertThat(bound == null || TimerNode.precedes(node, bound)).as("before the bound").isTrue();
             assertThat(node.heapIndex).isEqualTo(TimerNode.NOT_IN_HEAP);
         }
         assertThat(into[0]).isNull();
@@ -174,13 +174,13 @@ class DueHeapTest {
         TimerNode previous = null;
         for (TimerNode node : heap.runNodes()) {
             assertThat(heap.inRunAtItsIndex(node)).isTrue();
-            assertThat(previous == null || !DueHeap.precedes(node, previous)).as("run order").isTrue();
+            assertThat(previous == null || !TimerNode.precedes(node, previous)).as("run order").isTrue();
             previous = node;
         }
         for (int i = 0; i < heap.heapSize(); i++) {
             assertThat(heap.heapNode(i).heapIndex).isEqualTo(i);
             if (i > 0) {
-                assertThat(DueHeap.precedes(heap.heapNode((i - 1) / 2), heap.heapNode(i))).isTrue();
+                assertThat(TimerNode.precedes(heap.heapNode((i - 1) / 2), heap.heapNode(i))).isTrue();
             }
         }
     }

@@ -144,7 +144,7 @@ final class WheelInvariants {
                     () -> node + " not at its presorted run index");
             checkPlacement(wheel, bucket, node);
             TimerNode before = previous;
-            require(before == null || !DueHeap.precedes(node, before), wheel,
+            require(before == null || !TimerNode.precedes(node, before), wheel,
                     () -> "presorted order: " + before + " before " + node);
             previous = node;
         }
@@ -155,7 +155,7 @@ final class WheelInvariants {
         for (TimerNode node = bucket.next; node != bucket && node.next != bucket; node = node.next) {
             TimerNode before = node;
             TimerNode after = node.next;
-            require(!DueHeap.precedes(after, before), wheel, () -> bucket + " out of order: " + before + " before " + after);
+            require(!TimerNode.precedes(after, before), wheel, () -> bucket + " out of order: " + before + " before " + after);
         }
     }
 
@@ -208,7 +208,7 @@ final class WheelInvariants {
             checkDue(wheel, node, seen);
             if (i > 0) {
                 TimerNode parent = heap.heapNode((i - 1) >>> 1);
-                require(DueHeap.precedes(parent, node), wheel, () -> "heap order: " + parent + " above " + node);
+                require(TimerNode.precedes(parent, node), wheel, () -> "heap order: " + parent + " above " + node);
             }
         }
         List<TimerNode> run = heap.runNodes();
@@ -220,7 +220,7 @@ final class WheelInvariants {
             require(heap.inRunAtItsIndex(node), wheel, () -> node + " not at its run index");
             checkDue(wheel, node, seen);
             TimerNode before = previous;
-            require(before == null || !DueHeap.precedes(node, before), wheel,
+            require(before == null || !TimerNode.precedes(node, before), wheel,
                     () -> "run order: " + before + " before " + node);
             previous = node;
         }
@@ -230,7 +230,7 @@ final class WheelInvariants {
             require(seen.add(node), wheel, () -> node + " seen twice");
             require(tickOf(wheel, node) <= wheel.currentTick(), wheel, () -> node + " in the front before its tick");
             TimerNode before = previous;
-            require(before == null || !DueHeap.precedes(node, before), wheel,
+            require(before == null || !TimerNode.precedes(node, before), wheel,
                     () -> "front order: " + before + " before " + node);
             previous = node;
         }

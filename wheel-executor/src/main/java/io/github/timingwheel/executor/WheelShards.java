@@ -470,6 +470,14 @@ final class WheelShards {
                 int polled = second < 0
                         ? shard.wheel().pollDue(nanoTime, into, count, max - count)
                         : shard.wheel().pollDueBefore(nanoTime, heads[second], into, count, max - count);
+                if (polled == 0) {
+                    // Not with a consistent order (the first head precedes the runner-up's), but
+                    // every pass must take a task or end the loop: the first head alone.
+                    polled = shard.wheel().pollDue(nanoTime, into, count, 1);
+                    if (polled == 0) {
+                        break;
+                    }
+                }
                 int end = count + polled;
                 for (int i = count; i < end; i++) {
                     WheelTask task = into[i];
@@ -529,16 +537,11 @@ final class WheelShards {
             if (i == except) {
                 continue;
             }
-            if (head != null && (first < 0 || precedes(head, heads[first]))) {
+            if (head != null && (first < 0 || TimerNode.precedes(head, heads[first]))) {
                 first = i;
             }
         }
         return first;
-    }
-
-    /** (deadline, sequence) order; wheel times are never negative, so no overflow. */
-    static boolean precedes(TimerNode a, TimerNode b) {
-        return a.deadline() != b.deadline() ? a.deadline() < b.deadline() : a.sequence() < b.sequence();
     }
 
     // ---------------------------------------------------------------------------------------
@@ -580,7 +583,7 @@ final class WheelShards {
         WheelTask earliest = null;
         for (WheelShard shard : shards) {
             WheelTask head = shard.wheel().peekEarliest();
-            if (head != null && (earliest == null || precedes(head, earliest))) {
+            if (head != null && (earliest == null || TimerNode.precedes(head, earliest))) {
                 earliest = head;
             }
         }

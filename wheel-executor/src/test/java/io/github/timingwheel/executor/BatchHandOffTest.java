@@ -32,10 +32,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * each runs exactly once, and the tasks each worker runs come in (deadline, sequence) order:
  * with one worker that is the whole order, with several it is each worker's share of it.
  *
- * <p>Shown to catch a merge that compares sequences only ({@code WheelShards.precedes} without
- * its deadline test: tasks of a later tick, queued earlier in another shard, run first) and a
- * harvest that does not merge ({@code WheelShards.firstHead} returning the first shard with a
- * due head).
+ * <p>Shown to catch a merge that compares sequences only ({@code WheelShards.firstHead}
+ * comparing heads by sequence alone: tasks of a later tick, queued earlier in another shard,
+ * run first) and a harvest that does not merge ({@code WheelShards.firstHead} returning the
+ * first shard with a due head).
  */
 class BatchHandOffTest {
 

@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>{@code -Dwheel.shards.model.steps=N} sets the steps per run (default 100,000), {@code
  * -Dwheel.shards.model.seed=S} the seed of every run. A failure names the seed and the step.
  *
- * <p>Shown to catch: a merge that compares sequences only ({@code WheelShards.precedes});
- * an in-place schedule that does not lower its shard's published bound ({@code
+ * <p>Shown to catch: a merge that compares sequences only ({@code WheelShards.firstHead}
+ * comparing heads by sequence alone); an in-place schedule that does not lower its shard's published bound ({@code
  * WheelShard.applyLinked}); an inbox push that does not lower the shard's inbox bound ({@code
  * WheelShard.push} without {@code lowerInboxEvent}).
  */
