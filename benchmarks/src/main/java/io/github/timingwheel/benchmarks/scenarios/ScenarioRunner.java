@@ -57,6 +57,13 @@ public final class ScenarioRunner {
      */
     private static final long FLOOD_STALL_CAP = Long.getLong("flood-stall.cap", 20_000_000L);
 
+    /**
+     * churn's producer counts, measured in turn: {@code -Dchurn.producers=1}, for one, takes a
+     * third of the time for as many rounds; 1,2,4 by default.
+     */
+    private static final int[] CHURN_PRODUCERS = Arrays.stream(System.getProperty("churn.producers", "1,2,4")
+            .split(",")).mapToInt(Integer::parseInt).toArray();
+
     /** oversubscribed's spinning threads: {@code -Doversubscribed.spinners}, 6 by default. */
     private static final int SPINNERS = Integer.getInteger("oversubscribed.spinners", 6);
 
@@ -119,7 +126,7 @@ public final class ScenarioRunner {
                         new Burst(100_000, 300, 200, true), new Oversubscribed(100_000, 500_000, 4, SPINNERS),
                         new SameInstant(20_000, 300),
                         new FloodStall(4, Math.min(2, FLOOD_STALL_WINDOWS), Math.min(4_000_000, FLOOD_STALL_CAP), SPINNERS))
-                : List.of(new Churn(1024, 5, 1, 2, 4), new Pending(1_000_000, 10_000_000),
+                : List.of(new Churn(1024, 5, CHURN_PRODUCERS), new Pending(1_000_000, 10_000_000),
                         new Lateness(100_000, 5, 1, 50), new Burst(1_000_000, 1_000, 2_000), new Periodic(10_000, 10, 3),
                         new Scale(5, 2_000_000, 1_000, 10_000_000), new Flood(4, 10, 8_000_000),
                         new Contention(new Lateness(10_000, 5, 1, 100), 2), new Idle(1_000_000, 10),
