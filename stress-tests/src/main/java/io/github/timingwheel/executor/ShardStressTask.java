@@ -53,6 +53,18 @@ public final class ShardStressTask extends WheelTask {
         return true;
     }
 
+    /**
+     * As {@link #cancel()}, counting the cancel in {@code counts} as the executor's cancel does:
+     * in the shard if the unlink is made in place, else in the calling thread's cell.
+     */
+    boolean cancel(TaskCounters counts) {
+        if (!STATE.compareAndSet(this, PENDING, CANCELLED)) {
+            return false;
+        }
+        queue.cancelled(this, counts);
+        return true;
+    }
+
     boolean isCancelled() {
         return state == CANCELLED;
     }

@@ -7,6 +7,7 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
+import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
@@ -447,6 +448,43 @@ public final class ShardedQueueStress {
             long linked = shard.wheel().size();
             shard.unlock();
             r.r3 = flagDown ? (int) linked : 9;
+        }
+    }
+    /**
+     * The counts of a task queued and cancelled in place, read while they are made
+     * (TaskCounters [2], [7]): one actor queues {@code a}, counted as scheduled in its shard under
+     * the lock, and then cancels it, counted as cancelled in the shard too; the other reads the
+     * metrics. A read never sees the cancel without the schedule: the snapshot reads the endings
+     * first and 'scheduled' last, each with acquire, and each count is a release store.
+     *
+     * <p>Mutant: a snapshot that reads 'scheduled' first (the cells' and the shards') gives the
+     * forbidden (0, 1): FAILED in 8 of 8 configurations ({@code -m quick -sc false}, 1 to 20
+     * such samples in each).
+     *
+     * <p>Result: (scheduled, cancelled) as the reader saw them.
+     */
+    @JCStressTest
+    @Outcome(id = "0, 0", expect = Expect.ACCEPTABLE, desc = "Read before the schedule was counted.")
+    @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "Read after the schedule, before the cancel.")
+    @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "Read after both.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A cancel counted without its schedule, or a count made twice.")
+    @State
+    public static class CountsVsSnapshot {
+        final WheelWorkQueue queue = StressHooks.queue(1);
+        final TaskCounters counters = new TaskCounters();
+        final ShardStressTask a = new ShardStressTask(queue, 0, NOT_DUE);
+
+        @Actor
+        public void scheduleThenCancel() {
+            queue.enqueue(a, counters);
+            a.cancel(counters);
+        }
+
+        @Actor
+        public void read(II_Result r) {
+            SchedulerMetrics metrics = counters.snapshot("stress", 0, queue, 0L);
+            r.r1 = (int) metrics.scheduled();
+            r.r2 = (int) metrics.cancelled();
         }
     }
 }
