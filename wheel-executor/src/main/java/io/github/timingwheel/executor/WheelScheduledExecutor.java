@@ -134,8 +134,8 @@ public class WheelScheduledExecutor extends ThreadPoolExecutor
      *     them (cancelTasksNotAllowedAfterShutdown: the JDK's onShutdown, which the JDK runs
      *     inside shutdown, before that check). So the check must run again. ThreadPoolExecutor's
      *     remove runs it after any removal attempt, and the probe is never queued, so
-     *     remove(TERMINATION_PROBE) is that check alone. For the same reason release() unlinks a
-     *     cancelled task through remove once the executor is shut down.
+     *     remove(TERMINATION_PROBE) is that check alone. For the same reason releaseCancelled()
+     *     unlinks a cancelled task through remove once the executor is shut down.
      * [6] 'stopped' stands for the JDK's package-private isStopped(). shutdownNow writes it
      *     (volatile) before super.shutdownNow moves the pool to STOP and interrupts the workers.
      *     Once the pool is shut down, canRunInCurrentRunState reads it, so that no run begins
