@@ -143,10 +143,10 @@ final class WheelShard extends WheelShardPadAfter {
      *     'scheduledHere' or 'cancelledHere' on this shard's hot line, which the lock's CAS has
      *     just brought to its core, so the count costs a plain add and a release store and no
      *     look-up of the thread's counter cell (a thread-local and an array: most of what a
-     *     count in the cell costs); through the inbox, in the thread's cell
-     *     before the push. Either way the count is made before any other thread can see the
-     *     task through this shard (the unlock, or the push, publishes both), which is the
-     *     order TaskCounters [2] needs. Only lock holders write the fields, so a plain add is
+     *     count in the cell costs); through the inbox, in the thread's cell before the push.
+     *     Either way the count is made before any other thread can see the task through this
+     *     shard (the unlock, or the push, publishes both), which is the order TaskCounters [2]
+     *     needs. Only lock holders write the fields, so a plain add is
      *     exact; TaskCounters reads them with acquire, as it reads the cells.
      */
 

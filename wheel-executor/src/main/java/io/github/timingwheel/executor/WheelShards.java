@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * The shards of a {@link WheelWorkQueue} seen as one wheel: which shard a task lives in, one
@@ -609,37 +610,30 @@ final class WheelShards {
 
     /** Lazy re-arms in every shard so far ([5]); any thread, no lock. */
     long relinks() {
-        long relinks = 0;
-        for (WheelShard shard : shards) {
-            relinks += shard.relinks();
-        }
-        return relinks;
+        return sumOverShards(WheelShard::relinks);
     }
 
     /** New tasks counted in the shards so far (WheelShard [8]); any thread, no lock. */
     long scheduledHere() {
-        long scheduled = 0;
-        for (WheelShard shard : shards) {
-            scheduled += shard.scheduledHere();
-        }
-        return scheduled;
+        return sumOverShards(WheelShard::scheduledHere);
     }
 
     /** Cancels counted in the shards so far (WheelShard [8]); any thread, no lock. */
     long cancelledHere() {
-        long cancelled = 0;
-        for (WheelShard shard : shards) {
-            cancelled += shard.cancelledHere();
-        }
-        return cancelled;
+        return sumOverShards(WheelShard::cancelledHere);
     }
 
-    /** Tasks in the inboxes now; for tests of the bound. */
+    /** Tasks in the inboxes now, at most shards times INBOX_CAPACITY; for tests of the bound. */
     int inboxSize() {
-        int size = 0;
+        return (int) sumOverShards(WheelShard::inboxSize);
+    }
+
+    /** The sum of {@code count} over the shards, each read once, in index order. */
+    private long sumOverShards(ToLongFunction<WheelShard> count) {
+        long sum = 0;
         for (WheelShard shard : shards) {
-            size += shard.inboxSize();
+            sum += count.applyAsLong(shard);
         }
-        return size;
+        return sum;
     }
 }
