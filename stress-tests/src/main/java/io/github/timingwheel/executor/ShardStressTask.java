@@ -46,16 +46,13 @@ public final class ShardStressTask extends WheelTask {
 
     /** Cancels as {@link ScheduledTask#cancel} does with the remove-on-cancel policy on. */
     boolean cancel() {
-        if (!STATE.compareAndSet(this, PENDING, CANCELLED)) {
-            return false;
-        }
-        queue.cancelled(this);
-        return true;
+        return cancel(null);
     }
 
     /**
      * As {@link #cancel()}, counting the cancel in {@code counts} as the executor's cancel does:
-     * in the shard if the unlink is made in place, else in the calling thread's cell.
+     * in the shard if the unlink is made in place, else in the calling thread's cell; null
+     * counts nothing.
      */
     boolean cancel(TaskCounters counts) {
         if (!STATE.compareAndSet(this, PENDING, CANCELLED)) {
